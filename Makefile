@@ -1,0 +1,42 @@
+# draftline: `make run` to use it, `make test` to test it. Both set the machine up first.
+
+SWIFT      ?= swift
+DATA_DIR   ?=
+PREFIX     ?= /usr/local
+RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
+# Root installs packages directly; anyone else through sudo.
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all setup build run test lint format bench clean
+
+all: build
+
+# Installs what the build needs from Debian's packages, only when it is missing.
+setup:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libedit; then \
+		echo "draftline: installing libedit-dev and pkg-config with apt"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libedit-dev pkg-config; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+# Starts the REPL on the default data directory (or DATA_DIR=...).
+run: build
+	@$(SWIFT) run --skip-build draftline $(RUN_FLAGS)
+
+# Lints, builds everything, then runs every test: the core as data, the binary through a
+# pseudo-terminal, and the binary on a pipe.
+test: setup lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Examples
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Sources Tests Examples
+
+clean:
+	$(SWIFT) package clean

@@ -1,0 +1,105 @@
+// Fixed-argument wrappers for libedit's C-variadic calls.
+//
+// Swift cannot call `el_set`, `el_get` or `history` directly ("variadic function is
+// unavailable"), and libedit has no `va_list` forms. Each wrapper below makes exactly one
+// such call with a fixed argument list. Everything else in libedit imports as it is.
+
+#ifndef CEDITLINE_SHIM_H
+#define CEDITLINE_SHIM_H
+
+#include <histedit.h>
+#include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
+
+/// The signature of a libedit key function: `(editor, last key) -> CC_* code`.
+typedef unsigned char (*dl_key_function)(EditLine *, int);
+
+/// The signature of a narrow prompt function.
+typedef char *(*dl_prompt_function)(EditLine *);
+
+/// `el_init(program, stdin, stdout, stderr)`: an editor on the standard streams.
+static inline EditLine *dl_el_init_stdio(const char *program) {
+    return el_init(program, stdin, stdout, stderr);
+}
+
+/// `fputs(text, stdout)` then `fflush(stdout)`: writes through the stream libedit uses.
+static inline void dl_write_stdout(const char *text) {
+    fputs(text, stdout);
+    fflush(stdout);
+}
+
+/// `el_set(el, EL_PROMPT, f)`.
+static inline int dl_el_set_prompt(EditLine *el, dl_prompt_function f) {
+    return el_set(el, EL_PROMPT, f);
+}
+
+/// `el_set(el, EL_EDITOR, mode)`, where mode is "emacs" or "vi".
+static inline int dl_el_set_editor(EditLine *el, const char *mode) {
+    return el_set(el, EL_EDITOR, mode);
+}
+
+/// `el_set(el, EL_SIGNAL, flag)`: let libedit restore the terminal on signals.
+static inline int dl_el_set_signal(EditLine *el, int flag) {
+    return el_set(el, EL_SIGNAL, flag);
+}
+
+/// `el_set(el, EL_HIST, history, h)`: attach a history list to the editor.
+static inline int dl_el_set_history(EditLine *el, History *h) {
+    return el_set(el, EL_HIST, history, h);
+}
+
+/// `el_set(el, EL_ADDFN, name, help, f)`: register a key function by name.
+static inline int dl_el_add_function(EditLine *el, const char *name, const char *help, dl_key_function f) {
+    return el_set(el, EL_ADDFN, name, help, f);
+}
+
+/// `el_set(el, EL_BIND, keys, function, NULL)`: bind a key sequence to a function by name.
+static inline int dl_el_bind(EditLine *el, const char *keys, const char *function) {
+    return el_set(el, EL_BIND, keys, function, NULL);
+}
+
+/// `el_set(el, EL_CLIENTDATA, data)`.
+static inline int dl_el_set_client_data(EditLine *el, void *data) {
+    return el_set(el, EL_CLIENTDATA, data);
+}
+
+/// `el_get(el, EL_CLIENTDATA, &data)`.
+static inline void *dl_el_get_client_data(EditLine *el) {
+    void *data = NULL;
+    if (el_get(el, EL_CLIENTDATA, &data) != 0) return NULL;
+    return data;
+}
+
+/// `el_get(el, EL_EDITOR, &name)`: "emacs" or "vi".
+static inline const char *dl_el_get_editor(EditLine *el) {
+    const char *name = NULL;
+    if (el_get(el, EL_EDITOR, &name) != 0) return NULL;
+    return name;
+}
+
+/// `history(h, &ev, H_SETSIZE, size)`.
+static inline int dl_history_set_size(History *h, int size) {
+    HistEvent ev;
+    return history(h, &ev, H_SETSIZE, size);
+}
+
+/// `history(h, &ev, H_SETUNIQUE, flag)`: drop consecutive duplicates.
+static inline int dl_history_set_unique(History *h, int flag) {
+    HistEvent ev;
+    return history(h, &ev, H_SETUNIQUE, flag);
+}
+
+/// `history(h, &ev, H_ENTER, line)`.
+static inline int dl_history_enter(History *h, const char *line) {
+    HistEvent ev;
+    return history(h, &ev, H_ENTER, line);
+}
+
+/// `history(h, &ev, H_CLEAR)`.
+static inline int dl_history_clear(History *h) {
+    HistEvent ev;
+    return history(h, &ev, H_CLEAR);
+}
+
+#endif

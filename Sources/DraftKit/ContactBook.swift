@@ -1,0 +1,42 @@
+import Foundation
+
+/// The users draftline knows: built-in demo contacts, plus any listed in the data
+/// directory's `contacts.plist` (an array of dictionaries with `global_key` and `name`).
+public struct ContactBook: Sendable {
+    /// Every contact, by key.
+    public private(set) var contacts: [GlobalKey: Contact]
+
+    /// The demo contacts every draftline has, so `/open` has people to talk to on first run.
+    public static let demo: [Contact] = [
+        ("alice", "Alice Chen"), ("bob", "Bob Okafor"), ("carol", "Carol Müller"),
+        ("dmitri", "Dmitri Volkov"), ("mei", "李美 (Mei Li)"),
+    ].map { Contact(key: try! GlobalKey(validating: $0.0), name: $0.1) }
+
+    public init(_ contacts: [Contact] = ContactBook.demo) {
+        self.contacts = Dictionary(contacts.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The demo contacts plus those in `<directory>/contacts.plist`, if it exists. Entries
+    /// with an invalid key are skipped and counted in `skipped`.
+    public static func load(directory: String) -> (book: ContactBook, skipped: Int) {
+        var book = ContactBook()
+        guard let data = try? FileSystem.read(directory + "/contacts.plist"),
+            let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [[String: Any]]
+        else { return (book, 0) }
+        var skipped = 0
+        for entry in list {
+            guard let text = entry["global_key"] as? String, let key = try? GlobalKey(validating: text) else {
+                skipped += 1
+                continue
+            }
+            book.contacts[key] = Contact(key: key, name: entry["name"] as? String ?? text)
+        }
+        return (book, skipped)
+    }
+
+    /// The contact with this key, if any.
+    public subscript(key: GlobalKey) -> Contact? { contacts[key] }
+
+    /// Every key, sorted.
+    public var keys: [GlobalKey] { contacts.keys.sorted() }
+}

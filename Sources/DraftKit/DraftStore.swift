@@ -1,0 +1,95 @@
+/// Every unsent draft of the process, in memory only.
+///
+/// Like the original input view, the store keeps two maps keyed by ``DraftKey``: one for
+/// text (with the cursor) and one for attached media. An empty text or an empty media
+/// list is never stored: saving it removes the entry. Nothing here is ever written to
+/// disk; when the process ends, every draft is gone.
+public struct DraftStore: Sendable {
+    /// The unsent text of each input target that has some.
+    public private(set) var texts: [DraftKey: TextDraft] = [:]
+    /// The attached files of each input target that has some.
+    public private(set) var media: [DraftKey: [Attachment]] = [:]
+
+    public init() {}
+
+    /// The number of input targets with a draft of either kind.
+    public var count: Int { Set(texts.keys).union(media.keys).count }
+
+    /// Whether no input target has a draft.
+    public var isEmpty: Bool { texts.isEmpty && media.isEmpty }
+
+    /// The keys of every draft, in key order.
+    public var keys: [DraftKey] { Set(texts.keys).union(media.keys).sorted() }
+
+    /// The text draft of a target, if it has one.
+    public func text(for key: DraftKey) -> TextDraft? { texts[key] }
+
+    /// The media draft of a target; empty when it has none.
+    public func attachments(for key: DraftKey) -> [Attachment] { media[key] ?? [] }
+
+    /// Whether a target has a draft of either kind.
+    public func hasDraft(for key: DraftKey) -> Bool { texts[key] != nil || media[key] != nil }
+
+    /// Saves the text left in the edit line; empty text removes the text entry.
+    ///
+    /// Returns what the store did, for the trace.
+    @discardableResult
+    public mutating func saveText(_ draft: TextDraft, for key: DraftKey) -> Change {
+        if draft.text.isEmpty {
+            return texts.removeValue(forKey: key) == nil ? .none : .removed
+        }
+        texts[key] = draft
+        return .saved
+    }
+
+    /// Saves a media list; an empty list removes the media entry.
+    @discardableResult
+    public mutating func saveAttachments(_ attachments: [Attachment], for key: DraftKey) -> Change {
+        if attachments.isEmpty {
+            return media.removeValue(forKey: key) == nil ? .none : .removed
+        }
+        media[key] = attachments
+        return .saved
+    }
+
+    /// Removes both entries of a target and returns what they held, so that a failed send
+    /// can put them back with ``restore(_:for:)``.
+    @discardableResult
+    public mutating func remove(_ key: DraftKey) -> Removed {
+        Removed(text: texts.removeValue(forKey: key), attachments: media.removeValue(forKey: key) ?? [])
+    }
+
+    /// Puts back what ``remove(_:)`` took.
+    public mutating func restore(_ removed: Removed, for key: DraftKey) {
+        if let text = removed.text { saveText(text, for: key) }
+        saveAttachments(removed.attachments, for: key)
+    }
+
+    /// Forgets every draft, as quitting does. Returns the keys that had one.
+    @discardableResult
+    public mutating func removeAll() -> [DraftKey] {
+        let gone = keys
+        texts.removeAll()
+        media.removeAll()
+        return gone
+    }
+
+    /// What a save did to the store.
+    public enum Change: Equatable, Sendable {
+        /// An entry was stored or replaced.
+        case saved
+        /// An entry was removed because the new value was empty.
+        case removed
+        /// Nothing changed: an empty value where there was no entry.
+        case none
+    }
+
+    /// What ``remove(_:)`` took out of the store.
+    public struct Removed: Equatable, Sendable {
+        public var text: TextDraft?
+        public var attachments: [Attachment]
+
+        /// Whether there was nothing to remove.
+        public var isEmpty: Bool { text == nil && attachments.isEmpty }
+    }
+}

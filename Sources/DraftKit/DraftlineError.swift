@@ -1,0 +1,48 @@
+/// Everything that can go wrong for a user, each with the one line draftline shows.
+public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A line started with `/` but names no command.
+    case unknownCommand(String)
+    /// A command lacks an argument; the usage line says what it takes.
+    case missingArgument(usage: String)
+    /// A command got more arguments than it takes.
+    case unexpectedArgument(String, usage: String)
+    /// Text that does not follow the `global_key` grammar.
+    case invalidGlobalKey(String)
+    /// A valid `global_key` that names nobody this draftline knows.
+    case unknownUser(GlobalKey)
+    /// A count that is not a whole number in range.
+    case invalidCount(String, range: ClosedRange<Int>)
+    /// A message or a chat command was given where no chat is open.
+    case noChatOpen
+    /// `/back` on the home screen.
+    case nothingToGoBackTo
+    /// The message could not be stored; its text is kept as the draft.
+    case notSent(String)
+    /// The history on disk could not be read.
+    case historyUnreadable(String)
+
+    public var description: String {
+        switch self {
+        case .unknownCommand(let name):
+            return "unknown command '\(name)': type /help for the list"
+        case .missingArgument(let usage):
+            return "missing argument: usage is \(usage)"
+        case .unexpectedArgument(let argument, let usage):
+            return "unexpected '\(argument)': usage is \(usage)"
+        case .invalidGlobalKey(let text):
+            return "'\(text)' is not a valid global_key: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit"
+        case .unknownUser(let key):
+            return "no user '\(key)': /open then Tab lists who is here"
+        case .invalidCount(let text, let range):
+            return "'\(text)' is not a count: give a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .noChatOpen:
+            return "no chat is open: /open <global_key> first"
+        case .nothingToGoBackTo:
+            return "already at home: nothing to go back to"
+        case .notSent(let reason):
+            return "message not sent (\(reason)); your text is kept as the draft"
+        case .historyUnreadable(let reason):
+            return "cannot read history: \(reason)"
+        }
+    }
+}

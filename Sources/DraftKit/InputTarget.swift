@@ -1,0 +1,39 @@
+/// Something a user can type into: a private chat or a comment thread.
+///
+/// Each target has its own draft, under the key the original input view builds for it.
+public enum InputTarget: Hashable, Sendable {
+    /// The private chat with a user.
+    case privateChat(GlobalKey)
+    /// A comment on a tweet, topic or task, optionally as a reply to a user.
+    case comment(CommentKind, id: UInt64, replyTo: GlobalKey?)
+
+    /// The draft key, exactly as the original builds it.
+    ///
+    /// `privateMessage_<global_key>` for a private chat; `tweet_<id>_<global_key>`,
+    /// `topic_<id>_<global_key>` or `task_<id>_<global_key>` for a comment, with an empty
+    /// `<global_key>` when the comment replies to nobody (`tweet_123_`).
+    public var draftKey: DraftKey {
+        switch self {
+        case .privateChat(let user):
+            return DraftKey(rawValue: "privateMessage_\(user.rawValue)")
+        case .comment(let kind, let id, let replyTo):
+            return DraftKey(rawValue: "\(kind.rawValue)_\(id)_\(replyTo?.rawValue ?? "")")
+        }
+    }
+
+    /// The ID under which this target's messages are kept in history.
+    ///
+    /// A private chat is kept under the user's key; a comment thread under
+    /// `<kind>_<id>` (all replies in one thread share it). Both are safe file names.
+    public var chatID: ChatID {
+        switch self {
+        case .privateChat(let user): return ChatID(unchecked: user.rawValue)
+        case .comment(let kind, let id, _): return ChatID(unchecked: "\(kind.rawValue)_\(id)")
+        }
+    }
+}
+
+/// What a comment is about.
+public enum CommentKind: String, CaseIterable, Sendable {
+    case tweet, topic, task
+}

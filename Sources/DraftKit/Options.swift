@@ -1,0 +1,83 @@
+/// draftline's command-line options.
+public struct Options: Equatable, Sendable {
+    /// `--data-dir DIR`: where history lives; `nil` means the default.
+    public var dataDirectory: String?
+    /// `--editor vi|emacs`: the editing mode; `nil` keeps `~/.editrc`'s or emacs.
+    public var editor: String?
+    /// `--help`.
+    public var showHelp = false
+    /// `--version`.
+    public var showVersion = false
+
+    public init() {}
+
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+
+    /// The usage text `--help` prints.
+    public static let usage = """
+        usage: draftline [--data-dir DIR] [--editor vi|emacs]
+               draftline --help | --version
+
+        A terminal chat that keeps each conversation's unsent text (its draft) in memory:
+        leave a chat and come back, and your half-typed text is waiting in the edit line.
+
+        options:
+          --data-dir DIR     keep history in DIR (default: $XDG_DATA_HOME/draftline,
+                             else ~/.local/share/draftline)
+          --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
+          --help             show this help
+          --version          show the version
+
+        With standard input not a terminal, draftline reads one line per command or
+        message, writes no prompt, and exits 0 at end of input (1 if a message could not
+        be stored). Type /help inside draftline for commands and keys.
+        """
+
+    /// Parses the arguments (without the program name).
+    public init(parsing arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        func value(for option: String) throws(UsageError) -> String {
+            guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError("\(option) needs a value")
+            }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--data-dir":
+                let path = try value(for: argument)
+                guard !path.isEmpty else { throw UsageError("--data-dir needs a non-empty path") }
+                dataDirectory = path
+            case "--editor":
+                let mode = try value(for: argument)
+                guard mode == "vi" || mode == "emacs" else {
+                    throw UsageError("--editor takes vi or emacs, not '\(mode)'")
+                }
+                editor = mode
+            case "--help", "-h": showHelp = true
+            case "--version": showVersion = true
+            default: throw UsageError("unknown option '\(argument)'")
+            }
+        }
+    }
+
+    /// The data directory: the option's, else `$XDG_DATA_HOME/draftline`, else
+    /// `~/.local/share/draftline`. `XDG_DATA_HOME` counts only when it is an absolute path,
+    /// as the XDG specification says.
+    public func resolvedDataDirectory(environment: [String: String]) throws(UsageError) -> String {
+        if let dataDirectory { return dataDirectory }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/draftline" }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw UsageError("cannot find a data directory: set HOME or XDG_DATA_HOME, or give --data-dir")
+        }
+        return home + "/.local/share/draftline"
+    }
+}
+
+/// A command line draftline cannot run with; the message says what was wrong.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Glibc
+
+/// The file-system calls storage needs, in one place.
+///
+/// Each function wraps one or a few POSIX calls and turns a failure into a
+/// ``StorageError``. This is the only layer of DraftKit that calls the C library for
+/// files. Tests replace ``FileSystem/faults`` to make a write fail as a full disk does.
+enum FileSystem {
+    /// A hook that can fail an operation before it runs: `(operation, path) -> errno or 0`.
+    nonisolated(unsafe) static var faults: ((String, String) -> Int32)?
+
+    private static func check(_ operation: String, _ path: String) throws(StorageError) {
+        if let code = faults?(operation, path), code != 0 { throw StorageError(operation, path: path, code: code) }
+    }
+
+    /// Whether something exists at `path` (`stat`).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Creates a directory with mode 0700 if it is missing (`mkdir`), and returns whether
+    /// it made it.
+    @discardableResult
+    static func makeDirectory(_ path: String) throws(StorageError) -> Bool {
+        if mkdir(path, 0o700) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw StorageError("mkdir", path: path)
+    }
+
+    /// Creates a directory and any missing parents, each with mode 0700 (`mkdir`).
+    static func makeDirectories(_ path: String) throws(StorageError) {
+        if FileSystem.exists(path) { return }
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !parent.isEmpty { try makeDirectories(parent) }
+        try makeDirectory(path)
+    }
+
+    /// Sets a path's permission bits (`chmod`), whatever the umask was when it was made.
+    static func setMode(_ path: String, _ mode: mode_t) throws(StorageError) {
+        guard chmod(path, mode) == 0 else { throw StorageError("chmod", path: path) }
+    }
+
+    /// The permission bits of a path (`stat`).
+    static func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// The modification time of a path, in seconds since 1970 (`stat`).
+    static func modificationTime(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// The whole contents of a file (`open`, `read`), or `nil` when it does not exist.
+    static func read(_ path: String) throws(StorageError) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw StorageError("open", path: path)
+        }
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StorageError("read", path: path)
+            }
+            if n == 0 { return data }
+            data.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// The names in a directory, without `.` and `..` (`opendir`, `readdir`); empty when
+    /// the directory does not exist.
+    static func names(in path: String) throws(StorageError) -> [String] {
+        guard let dir = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw StorageError("opendir", path: path)
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes a file (`unlink`); a missing file is not an error.
+    static func remove(_ path: String) throws(StorageError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw StorageError("unlink", path: path) }
+    }
+
+    /// Renames a file (`rename`).
+    static func rename(_ from: String, to: String) throws(StorageError) {
+        guard Glibc.rename(from, to) == 0 else { throw StorageError("rename", path: to) }
+    }
+
+    /// Flushes a directory's entries to disk (`open`, `fsync`), so that a rename or a new
+    /// file in it survives a power failure.
+    static func syncDirectory(_ path: String) throws(StorageError) {
+        try check("fsync", path)
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError("open", path: path) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StorageError("fsync", path: path) }
+    }
+
+    /// Replaces `path` with `data`, durably and atomically, with mode 0600.
+    ///
+    /// Writes a temporary file in `temporaryDirectory` (same file system), `fchmod`s it to
+    /// 0600, `fsync`s it, `rename`s it over `path` and `fsync`s the directory. A crash at
+    /// any moment leaves either the old file or the new one, never a mixture; a failure
+    /// leaves the old file untouched and removes the temporary one.
+    static func replace(_ path: String, with data: Data, temporaryDirectory: String) throws(StorageError) {
+        let temporary = "\(temporaryDirectory)/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StorageError("open", path: temporary) }
+        var closed = false
+        do throws(StorageError) {
+            guard fchmod(fd, 0o600) == 0 else { throw StorageError("fchmod", path: temporary) }
+            try check("write", path)
+            let failed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return true
+                    }
+                    offset += n
+                }
+                return false
+            }
+            if failed { throw StorageError("write", path: temporary) }
+            try check("fsync", path)
+            guard fsync(fd) == 0 else { throw StorageError("fsync", path: temporary) }
+            closed = true
+            guard close(fd) == 0 else { throw StorageError("close", path: temporary) }
+            try rename(temporary, to: path)
+        } catch {
+            if !closed { close(fd) }
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+    }
+}

@@ -1,0 +1,288 @@
+import CEditLine
+import Glibc
+
+/// An interactive line editor over libedit, for one terminal.
+///
+/// `LineEditor` owns an `EditLine` and a `History` handle and frees both in `deinit`
+/// (`el_end` also restores the terminal). It adds what draftline needs on top of a plain
+/// `el_wgets` loop:
+///
+/// - **Pre-filled lines.** ``readLine(prompt:prefill:cursor:)`` starts the edit line with
+///   the given text, verbatim (tabs, control characters, CJK, emoji), cursor where asked.
+///   The text is inserted by a private key function with `el_winsertstr`, never pushed as
+///   keystrokes, so it cannot fire a key binding.
+/// - **Leaving functions.** Key functions, registered by name so `~/.editrc` can rebind
+///   them, that end the read and hand back the whole buffer and the cursor, tagged with
+///   the function's name (``Input/left(_:cursor:function:)``).
+/// - **Completion** through a Swift closure.
+///
+/// This is the only type in draftline that calls libedit.
+public final class LineEditor {
+    /// What one call of ``readLine(prompt:prefill:cursor:)`` produced.
+    public enum Input: Equatable, Sendable {
+        /// The user pressed Enter on this line (without its newline).
+        case entered(String)
+        /// A leaving function ended the read; the buffer and the cursor (in Unicode
+        /// scalars) at that moment, and the name of the function.
+        case left(String, cursor: Int, function: String)
+        /// A signal interrupted the read (Ctrl-C, or a signal the caller handles).
+        case interrupted
+        /// End of input: Ctrl-D on an empty line, or the terminal went away.
+        case endOfFile
+    }
+
+    /// What a completion closure asks the editor to do.
+    public enum Completion: Equatable, Sendable {
+        /// Insert this text at the cursor.
+        case insert(String)
+        /// Show these candidates below the line and redraw it.
+        case list([String])
+        /// Nothing fits: ring the bell.
+        case none
+    }
+
+    /// The program name given to `el_init`; `prog:` lines in `~/.editrc` match it.
+    public let programName: String
+
+    /// Called with the text before the cursor when the completion key is pressed.
+    public var completer: ((String) -> Completion)?
+
+    /// The private key sequence that inserts a pending pre-fill. A control-key sequence:
+    /// one starting with ESC would break ESC in vi mode.
+    static let prefillSequence = "^X^]"
+    static let prefillBytes: [CChar] = [0x18, 0x1D, 0]
+    static let prefillFunction = "draftline-prefill"
+    static let completeFunction = "draftline-complete"
+
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private var prompt: [CChar] = [0]
+    private var pendingPrefill: (text: [wchar_t], back: Int32)?
+    private var leftWith: String?
+    private var slots: [(name: String, action: Slot)] = []
+    private var bindings: [(keys: String, function: String)] = []
+
+    private enum Slot {
+        case leave
+        case prefill
+        case complete
+    }
+
+    /// Creates an editor on the standard streams.
+    ///
+    /// Wraps `el_init` (on `stdin`, `stdout`, `stderr`) and `history_init`, and turns on `EL_SIGNAL` so libedit restores
+    /// the terminal when a signal arrives. Call `setlocale(LC_ALL, "")` before this.
+    public init(programName: String, historySize: Int = 1000) throws(LineEditorError) {
+        self.programName = programName
+        guard let el = dl_el_init_stdio(programName) else {
+            throw LineEditorError(function: "el_init", message: "cannot initialise libedit")
+        }
+        guard let h = history_init() else {
+            el_end(el)
+            throw LineEditorError(function: "history_init", message: "cannot initialise history")
+        }
+        editLine = el
+        history = h
+        _ = dl_history_set_size(h, Int32(clamping: historySize))
+        _ = dl_history_set_unique(h, 1)
+        _ = dl_el_set_history(el, h)
+        _ = dl_el_set_signal(el, 1)
+        _ = dl_el_set_editor(el, "emacs")
+        _ = dl_el_set_client_data(el, Unmanaged.passUnretained(self).toOpaque())
+        _ = dl_el_set_prompt(el) { el in
+            guard let editor = LineEditor.from(el) else { return nil }
+            return editor.prompt.withUnsafeMutableBufferPointer { $0.baseAddress }
+        }
+        try addSlot(name: Self.prefillFunction, help: "insert the pending draft", action: .prefill)
+        try addSlot(name: Self.completeFunction, help: "complete a command or a name", action: .complete)
+        try bind(Self.prefillSequence, to: Self.prefillFunction)
+        try bind("^I", to: Self.completeFunction)
+    }
+
+    deinit {
+        el_end(editLine)
+        history_end(history)
+    }
+
+    /// Registers a key function that ends the read with the current buffer.
+    ///
+    /// Wraps `el_set(EL_ADDFN)`. Add functions before ``sourceConfiguration(path:)`` so
+    /// that `~/.editrc` can bind them by name.
+    public func addLeavingFunction(named name: String, help: String) throws(LineEditorError) {
+        try addSlot(name: name, help: help, action: .leave)
+    }
+
+    /// Binds a key sequence (libedit notation, such as `^Xp`) to a function by name.
+    ///
+    /// Wraps `el_set(EL_BIND)`. The binding is remembered and made again after a
+    /// configuration file resets the key maps (a `bind -v` line does that).
+    public func bind(_ keys: String, to function: String) throws(LineEditorError) {
+        guard dl_el_bind(editLine, keys, function) == 0 else {
+            throw LineEditorError(function: "el_set(EL_BIND)", message: "cannot bind \(keys) to \(function)")
+        }
+        bindings.removeAll { $0.keys == keys }
+        bindings.append((keys, function))
+    }
+
+    /// Sets the editing mode, `"emacs"` or `"vi"`, then binds draftline's keys again.
+    ///
+    /// Wraps `el_set(EL_EDITOR)`.
+    public func setEditor(_ mode: String) throws(LineEditorError) {
+        guard dl_el_set_editor(editLine, mode) == 0 else {
+            throw LineEditorError(function: "el_set(EL_EDITOR)", message: "unknown editor '\(mode)'")
+        }
+        rebind()
+    }
+
+    /// The editing mode in force, `"emacs"` or `"vi"`.
+    ///
+    /// Wraps `el_get(EL_EDITOR)`.
+    public var editor: String {
+        dl_el_get_editor(editLine).map { String(cString: $0) } ?? "emacs"
+    }
+
+    /// Reads a libedit configuration file, then binds draftline's keys again.
+    ///
+    /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. Returns
+    /// `false` when there was no file to read. A `bind -e` or `bind -v` line in the file
+    /// resets the key maps, so the program's own bindings are made again afterwards;
+    /// a binding the file makes for a sequence draftline does not use is kept.
+    @discardableResult
+    public func sourceConfiguration(path: String? = nil) -> Bool {
+        let found = el_source(editLine, path) == 0
+        rebind()
+        return found
+    }
+
+    /// Adds a line to the edit line's history (up arrow, `^R`).
+    ///
+    /// Wraps `history(H_ENTER)`.
+    public func addHistory(_ line: String) {
+        _ = dl_history_enter(history, line)
+    }
+
+    /// Replaces the edit line's history with these lines, oldest first.
+    ///
+    /// Wraps `history(H_CLEAR)` and `history(H_ENTER)`.
+    public func setHistory(_ lines: [String]) {
+        _ = dl_history_clear(history)
+        for line in lines { _ = dl_history_enter(history, line) }
+    }
+
+    /// Reads one line from the terminal.
+    ///
+    /// Wraps `el_wgets`. When `prefill` is not empty, the edit line starts with it,
+    /// verbatim, and the cursor at `cursor` (Unicode scalars from the start; the end when
+    /// `nil`). The prompt is shown as given.
+    public func readLine(prompt: String, prefill: String = "", cursor: Int? = nil) -> Input {
+        self.prompt = Array(prompt.utf8CString)
+        leftWith = nil
+        pendingPrefill = nil
+        if !prefill.isEmpty {
+            let scalars = prefill.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+            let at = min(max(cursor ?? scalars.count, 0), scalars.count)
+            pendingPrefill = (scalars + [0], Int32(clamping: scalars.count - at))
+            Self.prefillBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
+        }
+        var count: Int32 = 0
+        errno = 0
+        let line = el_wgets(editLine, &count)
+        pendingPrefill = nil
+        if let function = leftWith {
+            let state = lineState
+            leftWith = nil
+            return .left(state.text, cursor: state.cursor, function: function)
+        }
+        guard let line else {
+            return errno == EINTR ? .interrupted : .endOfFile
+        }
+        var text = Self.string(from: line, count: Int(count))
+        if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
+        return .entered(text)
+    }
+
+    /// The edit buffer and the cursor position (in Unicode scalars) right now.
+    ///
+    /// Wraps `el_wline`.
+    public var lineState: (text: String, cursor: Int) {
+        guard let info = el_wline(editLine) else { return ("", 0) }
+        let start = info.pointee.buffer!
+        let length = info.pointee.lastchar - start
+        let cursor = info.pointee.cursor - start
+        return (Self.string(from: start, count: length), cursor)
+    }
+
+    // MARK: - Key functions
+
+    private func addSlot(name: String, help: String, action: Slot) throws(LineEditorError) {
+        guard slots.count < Self.trampolines.count else {
+            throw LineEditorError(function: "el_set(EL_ADDFN)", message: "too many key functions")
+        }
+        let index = slots.count
+        guard dl_el_add_function(editLine, name, help, Self.trampolines[index]) == 0 else {
+            throw LineEditorError(function: "el_set(EL_ADDFN)", message: "cannot add \(name)")
+        }
+        slots.append((name, action))
+    }
+
+    private func rebind() {
+        for binding in bindings { _ = dl_el_bind(editLine, binding.keys, binding.function) }
+    }
+
+    private func run(slot index: Int) -> UInt8 {
+        guard index < slots.count else { return UInt8(CC_ERROR) }
+        switch slots[index].action {
+        case .leave:
+            leftWith = slots[index].name
+            return UInt8(CC_NEWLINE)
+        case .prefill:
+            guard let pending = pendingPrefill else { return UInt8(CC_NORM) }
+            pendingPrefill = nil
+            pending.text.withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
+            if pending.back > 0 { el_cursor(editLine, -pending.back) }
+            return UInt8(CC_REFRESH)
+        case .complete:
+            guard let completer else { return UInt8(CC_REFRESH_BEEP) }
+            let state = lineState
+            let before = String(String.UnicodeScalarView(state.text.unicodeScalars.prefix(state.cursor)))
+            switch completer(before) {
+            case .insert(let text):
+                let wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
+                wide.withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
+                return UInt8(CC_REFRESH)
+            case .list(let candidates):
+                dl_write_stdout("\n" + candidates.joined(separator: "  ") + "\n")
+                return UInt8(CC_REDISPLAY)
+            case .none:
+                return UInt8(CC_REFRESH_BEEP)
+            }
+        }
+    }
+
+    private static func from(_ el: OpaquePointer?) -> LineEditor? {
+        guard let el, let data = dl_el_get_client_data(el) else { return nil }
+        return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    private static func dispatch(_ el: OpaquePointer?, slot: Int) -> UInt8 {
+        from(el)?.run(slot: slot) ?? UInt8(CC_ERROR)
+    }
+
+    /// C cannot capture Swift context, so each key function gets its own entry point; the
+    /// editor is found through `EL_CLIENTDATA`.
+    private static let trampolines: [@convention(c) (OpaquePointer?, Int32) -> UInt8] = [
+        { el, _ in dispatch(el, slot: 0) }, { el, _ in dispatch(el, slot: 1) },
+        { el, _ in dispatch(el, slot: 2) }, { el, _ in dispatch(el, slot: 3) },
+        { el, _ in dispatch(el, slot: 4) }, { el, _ in dispatch(el, slot: 5) },
+        { el, _ in dispatch(el, slot: 6) }, { el, _ in dispatch(el, slot: 7) },
+        { el, _ in dispatch(el, slot: 8) }, { el, _ in dispatch(el, slot: 9) },
+    ]
+
+    private static func string(from wide: UnsafePointer<wchar_t>, count: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        for index in 0..<count {
+            if let scalar = Unicode.Scalar(UInt32(bitPattern: wide[index])) { scalars.append(scalar) }
+        }
+        return String(scalars)
+    }
+}

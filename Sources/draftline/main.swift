@@ -1,0 +1,7 @@
+import DraftKit
+import Foundation
+import Glibc
+
+// draftline: a thin executable over DraftKit (the REPL as data) and LineEditor (libedit).
+setlocale(LC_ALL, "")
+exit(Draftline.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,27 @@
+import DraftKit
+import Testing
+
+@Suite("Piped lines stand for keystrokes")
+struct PipedLineTests {
+    @Test func plainLineIsTypedIntoThePrefillAtItsCursor() {
+        let prefill = TextDraft(text: "Bob's ID is ")
+        #expect(PipedLine.event(for: "bob", prefill: prefill) == .line("Bob's ID is bob"))
+        #expect(PipedLine.event(for: "X", prefill: TextDraft(text: "ab", cursor: 1)) == .line("aXb"))
+        #expect(PipedLine.event(for: "hello", prefill: nil) == .line("hello"))
+    }
+
+    @Test func commandLineLeavesThePrefillAlone() {
+        #expect(PipedLine.event(for: "/back", prefill: TextDraft(text: "draft")) == .line("/back"))
+    }
+
+    @Test func trailingKeyBytesLeaveWithTheText() {
+        #expect(
+            PipedLine.event(for: "Bob's ID is \u{18}p", prefill: nil)
+                == .leave(.profile, TextDraft(text: "Bob's ID is ")))
+        #expect(PipedLine.event(for: "\u{18}b", prefill: nil) == .leave(.back, TextDraft(text: "")))
+        #expect(
+            PipedLine.event(for: "more\u{18}o", prefill: TextDraft(text: "ab", cursor: 1))
+                == .leave(.open, TextDraft(text: "amoreb", cursor: 5)))
+        #expect(PipedLine.event(for: "x\u{18}q", prefill: nil) == .line("x\u{18}q"))
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Glibc
+
+/// Runs a program on a fresh pseudo-terminal and talks to it as a person at a keyboard
+/// would: keystrokes in, bytes of the screen out.
+///
+/// The child is spawned as a session leader with the terminal as its controlling
+/// terminal (so Ctrl-C reaches it). Every wait has a deadline; at the deadline the child
+/// is killed and a ``Failure`` carries what the screen showed.
+public final class PseudoTerminal {
+    /// The child's process ID.
+    public let pid: pid_t
+    /// Every byte the child has written so far.
+    public private(set) var output: [UInt8] = []
+    /// How far ``waitFor(_:timeout:)`` has read: each match is consumed once.
+    public private(set) var consumed = 0
+
+    private let master: Int32
+    private var exitStatus: Int32?
+
+    /// A wait that ran out of time, or a child that could not be started.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts `executable` on a new 24×80 pseudo-terminal.
+    public init(
+        executable: String, arguments: [String], environment: [String: String], rows: UInt16 = 24,
+        columns: UInt16 = 80
+    ) throws {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, nil, nil, &size) == 0 else {
+            throw Failure(description: "openpty: \(String(cString: strerror(errno)))")
+        }
+        defer { close(slave) }
+        let slavePath = String(cString: ttyname(slave))
+        self.master = master
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID
+        posix_spawnattr_setflags(&attributes, Int16(setsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            close(master)
+            throw Failure(description: "posix_spawn \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        close(master)
+    }
+
+    /// Types these keys.
+    public func send(_ keys: String) {
+        var bytes = Array(keys.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(master, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// The output as text, escape sequences and all.
+    public var text: String { String(decoding: output, as: UTF8.self) }
+
+    /// Waits until `expected` appears in the output after what earlier waits consumed,
+    /// and consumes it. Returns the text between the previous point and the match.
+    @discardableResult
+    public func waitFor(_ expected: String, timeout: Double = 10) throws -> String {
+        let needle = Array(expected.utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let range = Self.find(needle, in: output, from: consumed) {
+                let before = String(decoding: output[consumed..<range.lowerBound], as: UTF8.self)
+                consumed = range.upperBound
+                return before
+            }
+            guard try pump(until: deadline) else {
+                throw fail("'\(expected)' did not appear within \(timeout) s")
+            }
+        }
+    }
+
+    /// Waits for this prompt to appear, then for the terminal to enter raw mode: only then
+    /// does the line editor read keys. (libedit writes the prompt before switching modes.)
+    @discardableResult
+    public func waitForPrompt(_ prompt: String, timeout: Double = 10) throws -> String {
+        let before = try waitFor(prompt, timeout: timeout)
+        let deadline = Date().addingTimeInterval(timeout)
+        while isCanonical {
+            guard try pump(until: min(deadline, Date().addingTimeInterval(0.01))) || Date() < deadline else {
+                throw fail("the terminal did not enter raw mode after '\(prompt)'")
+            }
+        }
+        return before
+    }
+
+    /// Whether the terminal is in canonical (cooked) mode (`tcgetattr`).
+    public var isCanonical: Bool {
+        var attributes = termios()
+        guard tcgetattr(master, &attributes) == 0 else { return false }
+        return attributes.c_lflag & tcflag_t(ICANON) != 0
+    }
+
+    /// Waits for the child to exit, reading what it writes meanwhile; returns its exit
+    /// status, or 128 + the signal that killed it.
+    @discardableResult
+    public func waitForExit(timeout: Double = 10) throws -> Int32 {
+        if let exitStatus { return exitStatus }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                while try pump(until: Date().addingTimeInterval(0.05)) {}
+                let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+                exitStatus = code
+                return code
+            }
+            if Date() >= deadline { throw fail("the program did not exit within \(timeout) s") }
+            _ = try pump(until: min(deadline, Date().addingTimeInterval(0.05)))
+        }
+    }
+
+    /// Sends a signal to the child.
+    public func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Reads what is available until the deadline; returns whether anything came.
+    private func pump(until deadline: Date) throws -> Bool {
+        let remaining = max(0, deadline.timeIntervalSinceNow)
+        var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, Int32(remaining * 1000))
+        guard ready > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+        guard n > 0 else {
+            // EIO: the child closed the terminal. Nothing more will come.
+            if Date() < deadline { usleep(UInt32(min(remaining, 0.01) * 1_000_000)) }
+            return false
+        }
+        output.append(contentsOf: buffer[0..<n])
+        return true
+    }
+
+    private func fail(_ reason: String) -> Failure {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            exitStatus = 128 + SIGKILL
+        }
+        let tail = String(decoding: output.suffix(1500), as: UTF8.self)
+        return Failure(description: "\(reason). Last output:\n\(tail.debugDescription)")
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Range<Int>? {
+        guard !needle.isEmpty, haystack.count - start >= needle.count else { return nil }
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
+                return index..<index + needle.count
+            }
+            index += 1
+        }
+        return nil
+    }
+}
