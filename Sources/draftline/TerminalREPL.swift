@@ -26,7 +26,6 @@ struct TerminalREPL {
         while !session.hasQuit {
             let prefill = session.prefill
             let input = editor.readLine(prompt: session.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor)
-            if Signals.termination != 0 { break }
             let event: InputEvent
             switch input {
             case .entered(let line):
@@ -51,7 +50,6 @@ struct TerminalREPL {
             }
             Console.show(session.handle(event))
         }
-        if Signals.termination != 0 { Console.show(session.handle(.endOfInput)) }
         return Draftline.ExitStatus.success
     }
 
@@ -74,16 +72,30 @@ struct TerminalREPL {
     }
 }
 
-/// Signal handling on a terminal. Ctrl-C interrupts the line being read (libedit returns
-/// with `EINTR`); SIGTERM and SIGHUP end the REPL cleanly, so `el_end` restores the
-/// terminal. Handlers are installed without `SA_RESTART` so that the read returns.
+/// Signal handling on a terminal.
+///
+/// Ctrl-C interrupts the line being read: libedit returns with `EINTR` and the line is
+/// abandoned. SIGTERM and SIGHUP end draftline at once, from the handler: libedit has
+/// already set the terminal back to cooked mode before passing the signal on, the handler
+/// puts back the exact settings draftline started with (`tcsetattr`) and calls `_exit`.
+/// Both are async-signal-safe, and nothing is lost by not returning: every message was
+/// stored durably when it was sent, and drafts are meant to be forgotten. (Setting a flag
+/// instead would not do: a signal that lands while libedit is between reads leaves it
+/// waiting for the next key.) The exit status is 128 plus the signal's number.
 enum Signals {
-    nonisolated(unsafe) static var termination: Int32 = 0
+    nonisolated(unsafe) private static var original = termios()
+    nonisolated(unsafe) private static var haveOriginal = false
 
     static func install() {
+        haveOriginal = tcgetattr(0, &original) == 0
         set(SIGINT) { _ in }
-        set(SIGTERM) { Signals.termination = $0 }
-        set(SIGHUP) { Signals.termination = $0 }
+        set(SIGTERM, terminate)
+        set(SIGHUP, terminate)
+    }
+
+    private static let terminate: @convention(c) (Int32) -> Void = { signal in
+        if Signals.haveOriginal { tcsetattr(0, TCSANOW, &Signals.original) }
+        _exit(128 + signal)
     }
 
     private static func set(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {

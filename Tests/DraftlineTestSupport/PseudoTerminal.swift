@@ -16,7 +16,15 @@ public final class PseudoTerminal {
     public private(set) var consumed = 0
 
     private let master: Int32
-    private var exitStatus: Int32?
+    private var exitStatus: Termination?
+
+    /// How the child ended.
+    public enum Termination: Equatable, Sendable {
+        /// It called `exit` with this status.
+        case exited(Int32)
+        /// A signal killed it.
+        case signaled(Int32)
+    }
 
     /// A wait that ran out of time, or a child that could not be started.
     public struct Failure: Error, CustomStringConvertible {
@@ -136,10 +144,9 @@ public final class PseudoTerminal {
         return attributes.c_lflag & tcflag_t(ICANON) != 0
     }
 
-    /// Waits for the child to exit, reading what it writes meanwhile; returns its exit
-    /// status, or 128 + the signal that killed it.
+    /// Waits for the child to end, reading what it writes meanwhile.
     @discardableResult
-    public func waitForExit(timeout: Double = 10) throws -> Int32 {
+    public func waitForExit(timeout: Double = 10) throws -> Termination {
         if let exitStatus { return exitStatus }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -147,9 +154,10 @@ public final class PseudoTerminal {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 while try pump(until: Date().addingTimeInterval(0.05)) {}
-                let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-                exitStatus = code
-                return code
+                let termination: Termination =
+                    status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+                exitStatus = termination
+                return termination
             }
             if Date() >= deadline { throw fail("the program did not exit within \(timeout) s") }
             _ = try pump(until: min(deadline, Date().addingTimeInterval(0.05)))
@@ -181,7 +189,7 @@ public final class PseudoTerminal {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-            exitStatus = 128 + SIGKILL
+            exitStatus = .signaled(SIGKILL)
         }
         let tail = String(decoding: output.suffix(1500), as: UTF8.self)
         return Failure(description: "\(reason). Last output:\n\(tail.debugDescription)")

@@ -1,0 +1,78 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// The real binary with standard input a pipe.
+@Suite("draftline on a pipe")
+struct PipeModeTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    @Test func scriptedDraftFlowSendsTheFinishedText() throws {
+        let script = "/open alice\nBob's ID is \u{18}p\n/profile bob\n/back\n/back\nbob\n"
+        let result = try fixture.runPiped(script)
+        #expect(result.status == 0)
+        #expect(result.error == "")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["Bob's ID is bob"])
+        #expect(result.output.contains("draft:      waiting (privateMessage_alice)"))
+        #expect(!result.output.contains("\u{1b}"), "pipe mode writes no escape sequences")
+        #expect(!result.output.contains("> "), "pipe mode writes no prompt")
+    }
+
+    @Test func commandLinesLeaveTheDraftAndOpenOtherAsksForAName() throws {
+        let script = "/open alice\nfor alice\u{18}o\nbob\nfor bob\u{18}b\n/history\n/back\n/back\n/open bob\n!\n"
+        let result = try fixture.runPiped(script)
+        #expect(result.status == 0)
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["for bob!"])
+        #expect(result.output.hasSuffix("1 draft discarded: privateMessage_alice\n"))
+    }
+
+    @Test func badLinesGetOneErrorLineEachAndExitZero() throws {
+        let result = try fixture.runPiped("/open\n/open Zed!\n/open zed\n/nope\nhello\n")
+        #expect(result.status == 0)
+        let errors = result.error.split(separator: "\n")
+        #expect(errors.count == 5)
+        #expect(errors.allSatisfy { $0.hasPrefix("error: ") })
+    }
+
+    @Test func lastLineWithoutNewlineAndCRLFAreRead() throws {
+        let result = try fixture.runPiped("/open alice\r\nfirst\r\nsecond")
+        #expect(result.status == 0)
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["first", "second"])
+    }
+
+    @Test func usageErrorsExit64AndHelpAndVersionExitZero() throws {
+        let bad = try fixture.runPiped("", arguments: ["--bogus"])
+        #expect(bad.status == 64)
+        #expect(bad.error.hasPrefix("draftline: unknown option '--bogus'"))
+        let help = try fixture.runPiped("", arguments: ["--help"])
+        #expect(help.status == 0 && help.output.hasPrefix("usage: draftline"))
+        let version = try fixture.runPiped("", arguments: ["--version"])
+        #expect(version.status == 0 && version.output.hasPrefix("draftline "))
+    }
+
+    @Test func historyFilesArePrivateAndReadableByPythonPlistlib() throws {
+        _ = try fixture.runPiped("/open alice\nhello 你好 😀\n/open bob\nhi\n")
+        #expect(FileManager.default.fileExists(atPath: fixture.dataDirectory))
+        let attributes = try FileManager.default.attributesOfItem(atPath: fixture.dataDirectory)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = [
+            "python3", "-c",
+            "import plistlib,sys,glob;"
+                + "print('|'.join(m['content'] for f in sorted(glob.glob(sys.argv[1]+'/chats/*/*.plist')) for m in plistlib.load(open(f,'rb'))))",
+            fixture.dataDirectory,
+        ]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        #expect(output == "hello 你好 😀|hi\n")
+    }
+}
