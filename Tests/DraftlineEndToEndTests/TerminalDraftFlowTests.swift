@@ -158,4 +158,20 @@ struct TerminalDraftFlowTests {
         #expect(try terminal.waitForExit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["entered line", "entered line"])
     }
+
+    @Test func keyFunctionsCanBeReboundByNameInEditrc() throws {
+        let editrc = "# draftline only\ndraftline:bind ^Y draftline-back\n"
+        try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("via editrc\u{19}")  // ^Y, bound by name in ~/.editrc
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["via editrc"])
+    }
 }
