@@ -5,12 +5,14 @@ import Glibc
 ///
 /// Each function wraps one or a few POSIX calls and turns a failure into a
 /// ``StorageError``. This is the only layer of DraftKit that calls the C library for
-/// files. Tests replace ``FileSystem/faults`` to make a write fail as a full disk does.
+/// files. The writing calls take a ``FaultInjector`` so that tests can make one fail as a
+/// full disk or a failing device does.
 enum FileSystem {
-    /// A hook that can fail an operation before it runs: `(operation, path) -> errno or 0`.
-    nonisolated(unsafe) static var faults: ((String, String) -> Int32)?
+    /// Decides whether an operation fails before it runs: `(operation, path)` to an `errno`
+    /// value, or 0 to let it run. `nil` in normal use.
+    typealias FaultInjector = @Sendable (_ operation: String, _ path: String) -> Int32
 
-    private static func check(_ operation: String, _ path: String) throws(StorageError) {
+    private static func check(_ faults: FaultInjector?, _ operation: String, _ path: String) throws(StorageError) {
         if let code = faults?(operation, path), code != 0 { throw StorageError(operation, path: path, code: code) }
     }
 
@@ -20,11 +22,14 @@ enum FileSystem {
         return stat(path, &info) == 0
     }
 
-    /// Creates a directory with mode 0700 if it is missing (`mkdir`), and returns whether
-    /// it made it.
+    /// Creates a directory with mode 0700, whatever the umask, if it is missing (`mkdir`,
+    /// `chmod`), and returns whether it made it.
     @discardableResult
     static func makeDirectory(_ path: String) throws(StorageError) -> Bool {
-        if mkdir(path, 0o700) == 0 { return true }
+        if mkdir(path, 0o700) == 0 {
+            try setMode(path, 0o700)
+            return true
+        }
         if errno == EEXIST { return false }
         throw StorageError("mkdir", path: path)
     }
@@ -107,8 +112,8 @@ enum FileSystem {
 
     /// Flushes a directory's entries to disk (`open`, `fsync`), so that a rename or a new
     /// file in it survives a power failure.
-    static func syncDirectory(_ path: String) throws(StorageError) {
-        try check("fsync", path)
+    static func syncDirectory(_ path: String, faults: FaultInjector? = nil) throws(StorageError) {
+        try check(faults, "fsync", path)
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError("open", path: path) }
         defer { close(fd) }
@@ -121,14 +126,16 @@ enum FileSystem {
     /// 0600, `fsync`s it, `rename`s it over `path` and `fsync`s the directory. A crash at
     /// any moment leaves either the old file or the new one, never a mixture; a failure
     /// leaves the old file untouched and removes the temporary one.
-    static func replace(_ path: String, with data: Data, temporaryDirectory: String) throws(StorageError) {
+    static func replace(
+        _ path: String, with data: Data, temporaryDirectory: String, faults: FaultInjector? = nil
+    ) throws(StorageError) {
         let temporary = "\(temporaryDirectory)/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StorageError("open", path: temporary) }
         var closed = false
         do throws(StorageError) {
             guard fchmod(fd, 0o600) == 0 else { throw StorageError("fchmod", path: temporary) }
-            try check("write", path)
+            try check(faults, "write", path)
             let failed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
                 var offset = 0
                 while offset < bytes.count {
@@ -142,7 +149,7 @@ enum FileSystem {
                 return false
             }
             if failed { throw StorageError("write", path: temporary) }
-            try check("fsync", path)
+            try check(faults, "fsync", path)
             guard fsync(fd) == 0 else { throw StorageError("fsync", path: temporary) }
             closed = true
             guard close(fd) == 0 else { throw StorageError("close", path: temporary) }
@@ -152,6 +159,6 @@ enum FileSystem {
             unlink(temporary)
             throw error
         }
-        try syncDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+        try syncDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), faults: faults)
     }
 }

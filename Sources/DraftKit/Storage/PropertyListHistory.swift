@@ -44,6 +44,9 @@ public final class PropertyListHistory: HistoryStore {
     private var warnings: [String] = []
     private var lastSegmentHint: [ChatID: Int] = [:]
 
+    /// Makes chosen writes fail, as a full disk would; for tests only.
+    var faults: FileSystem.FaultInjector?
+
     /// The default capacity of a segment.
     public static let defaultSegmentCapacity = 32
 
@@ -190,6 +193,6 @@ public final class PropertyListHistory: HistoryStore {
         } catch {
             throw StorageError("encode", path: path, code: 0, detail: "\(error)")
         }
-        try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory)
+        try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, faults: faults)
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import DraftKit
+
+/// A scratch directory, removed at the end of the test.
+final class ScratchDirectory {
+    let path: String
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "/draftkit-XXXXXX").utf8CString)
+        path = String(cString: mkdtemp(&template)!)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func names(in relative: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path + "/" + relative)) ?? []).sorted()
+    }
+}
+
+@Suite("History in property-list segments")
+struct PropertyListHistoryTests {
+    let scratch = ScratchDirectory()
+    var data: String { scratch.path + "/data" }
+    let alice = ChatID("alice")!
+
+    func message(_ text: String) -> Message {
+        Message(chatID: "alice", messageID: text, content: text, target: "alice")
+    }
+
+    @Test func appendsRollIntoNumberedSegmentsAndReadBackInOrder() throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        for index in 0..<10 { try history.append(message("m\(index)"), to: alice) }
+        #expect(scratch.names(in: "data/chats/alice") == ["00000000.plist", "00000001.plist", "00000002.plist"])
+        #expect(try history.messageCount(in: alice) == 10)
+        #expect(try history.recentMessages(in: alice, limit: 6).map(\.content) == (4..<10).map { "m\($0)" })
+        #expect(try history.recentMessages(in: alice, limit: 100).count == 10)
+        // A second instance (another process) finds the last segment without a hint.
+        let other = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        try other.append(message("m10"), to: alice)
+        try history.append(message("m11"), to: alice)
+        #expect(try history.recentMessages(in: alice, limit: 3).map(\.content) == ["m9", "m10", "m11"])
+    }
+
+    @Test func lastSegmentIsFoundByProbingAtManySizes() throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 1)
+        for count in 1...70 {
+            try history.append(message("m\(count)"), to: alice)
+            let fresh = try PropertyListHistory(directory: data, segmentCapacity: 1)
+            #expect(fresh.lastSegment(of: alice) == count - 1)
+        }
+    }
+
+    @Test func filesWrittenByAnotherWriterAreReadWithDefaults() throws {
+        let history = try PropertyListHistory(directory: data)
+        try FileManager.default.createDirectory(atPath: data + "/chats/alice", withIntermediateDirectories: true)
+        let foreign: [[String: Any]] = [["content": "from elsewhere", "latitude": 1], ["chatID": "alice"]]
+        let xml = try PropertyListSerialization.data(fromPropertyList: foreign, format: .xml, options: 0)
+        try xml.write(to: URL(fileURLWithPath: data + "/chats/alice/00000000.plist"))
+        let messages = try history.recentMessages(in: alice, limit: 10)
+        #expect(
+            messages == [Message(content: "from elsewhere", type: "", latitude: 1), Message(chatID: "alice", type: "")])
+        try history.append(message("mine"), to: alice)
+        #expect(try history.messageCount(in: alice) == 3)
+    }
+
+    @Test(arguments: [Data(), Data("bplist00garbage".utf8), Data("<?xml version=\"1.0\"?><plist><array><dict>".utf8)])
+    func damagedSegmentIsMovedAsideUnchanged(_ damage: Data) throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        for index in 0..<6 { try history.append(message("m\(index)"), to: alice) }
+        let segment = data + "/chats/alice/00000000.plist"
+        try damage.write(to: URL(fileURLWithPath: segment))
+        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m4", "m5"])
+        let warnings = history.takeWarnings()
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("moved aside as chats/alice/00000000.plist.corrupt-") == true)
+        let aside = scratch.names(in: "data/chats/alice").filter { $0.contains(".corrupt-") }
+        #expect(aside.count == 1)
+        #expect(FileManager.default.contents(atPath: data + "/chats/alice/" + aside[0]) == damage)
+        // The rest works: sending goes on, and the damaged file is not touched again.
+        try history.append(message("m6"), to: alice)
+        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m4", "m5", "m6"])
+        #expect(history.takeWarnings().isEmpty)
+    }
+
+    @Test func damagedLastSegmentDuringASendIsMovedAsideAndTheSendSucceeds() throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        try history.append(message("m0"), to: alice)
+        try Data("not a plist".utf8).write(to: URL(fileURLWithPath: data + "/chats/alice/00000000.plist"))
+        try history.append(message("m1"), to: alice)
+        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m1"])
+        #expect(history.takeWarnings().count == 1)
+    }
+
+    @Test(arguments: ["write", "fsync"])
+    func aFailedWriteLeavesTheOldDataAndNoTemporaryFile(_ operation: String) throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        try history.append(message("m0"), to: alice)
+        let before = FileManager.default.contents(atPath: data + "/chats/alice/00000000.plist")
+        history.faults = { failing, _ in failing == operation ? ENOSPC : 0 }
+        #expect(throws: StorageError.self) { try history.append(self.message("m1"), to: alice) }
+        #expect(FileManager.default.contents(atPath: data + "/chats/alice/00000000.plist") == before)
+        #expect(scratch.names(in: "data/tmp") == [])
+        history.faults = nil
+        try history.append(message("m2"), to: alice)
+        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m0", "m2"])
+    }
+
+    @Test func diskFullDuringASendKeepsTheDraftAndTheNextSendSucceeds() throws {
+        let history = try PropertyListHistory(directory: data)
+        let session = Session(contacts: ContactBook(), history: history)
+        session.handle(.line("/open alice"))
+        session.handle(.line("first"))
+        history.faults = { operation, _ in operation == "write" ? ENOSPC : 0 }
+        let output = session.handle(.line("second, typed while the disk was full"))
+        #expect(output.count == 1)
+        #expect(output.first?.kind == .error)
+        #expect(output.first?.text.contains("No space left on device") == true)
+        #expect(session.prefill?.text == "second, typed while the disk was full")
+        history.faults = nil
+        session.handle(.line(session.prefill!.text))
+        #expect(
+            try history.recentMessages(in: ChatID("alice")!, limit: 10).map(\.content) == [
+                "first", "second, typed while the disk was full",
+            ])
+        #expect(session.prefill == nil)
+    }
+
+    @Test func startRemovesLeftoverTemporaryFiles() throws {
+        _ = try PropertyListHistory(directory: data)
+        _ = FileManager.default.createFile(atPath: data + "/tmp/123-456.tmp", contents: Data("half".utf8))
+        _ = try PropertyListHistory(directory: data)
+        #expect(scratch.names(in: "data/tmp") == [])
+    }
+
+    @Test(arguments: [0o000, 0o022, 0o277] as [mode_t])
+    func directoriesAre0700AndFiles0600WhateverTheUmask(_ mask: mode_t) throws {
+        // The umask is per process; this test changes it only around its own calls.
+        let old = umask(mask)
+        defer { umask(old) }
+        let history = try PropertyListHistory(directory: data)
+        try history.append(message("m"), to: alice)
+        try LineHistoryFile(directory: data).save(["/open alice"])
+        #expect(FileSystem.mode(data) == 0o700)
+        #expect(FileSystem.mode(data + "/chats") == 0o700)
+        #expect(FileSystem.mode(data + "/chats/alice") == 0o700)
+        #expect(FileSystem.mode(data + "/chats/alice/00000000.plist") == 0o600)
+        #expect(FileSystem.mode(data + "/line-history.plist") == 0o600)
+        #expect(FileSystem.mode(data + "/lock") == 0o600)
+    }
+}
