@@ -1,0 +1,147 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// History survives kills, concurrent writers, damage and odd umasks, with the real binary.
+@Suite("History durability, with the real binary")
+struct DurabilityTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    /// Every segment of a chat, each decoded on its own: a file that does not parse fails.
+    func decodeEverySegment(of chat: String) throws -> [Message] {
+        let directory = fixture.dataDirectory + "/chats/" + chat
+        guard FileManager.default.fileExists(atPath: directory) else { return [] }  // killed before the first send
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names.allSatisfy { $0.hasSuffix(".plist") }, "\(names)")
+        return try names.flatMap { name in
+            try PropertyListDecoder().decode(
+                [Message].self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
+        }
+    }
+
+    /// Starts draftline on a pipe with all of `input` already written, so that the test
+    /// never blocks on, or is signalled by, a pipe whose reader died.
+    func startPiped(_ input: String) throws -> (process: Process, output: FileHandle) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixture.executable)
+        process.arguments = ["--data-dir", fixture.dataDirectory]
+        process.environment = fixture.environment()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        precondition(input.utf8.count < 60_000, "must fit in the pipe buffer")
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        try process.run()
+        return (process, stdout.fileHandleForReading)
+    }
+
+    @Test func killDashNineAtFiftyRandomMomentsLosesNoAcknowledgedMessage() throws {
+        var random = SeededGenerator(seed: 0x5EED)
+        var acknowledged: Set<String> = []
+        for round in 0..<50 {
+            let lines = (0..<1500).map { "r\(round)-m\($0)" }
+            let child = try startPiped("/open alice\n" + lines.joined(separator: "\n") + "\n")
+            usleep(UInt32.random(in: 0...150_000, using: &random))
+            kill(child.process.processIdentifier, SIGKILL)
+            let output = String(decoding: child.output.readDataToEndOfFile(), as: UTF8.self)
+            child.process.waitUntilExit()
+            // A message is acknowledged when draftline shows it as sent.
+            for line in output.split(separator: "\n") where line.hasPrefix("  you: ") {
+                acknowledged.insert(String(line.dropFirst(7)))
+            }
+            let stored = try decodeEverySegment(of: "alice").map(\.content)
+            #expect(Set(stored).count == stored.count, "round \(round): a message is stored twice")
+            #expect(acknowledged.isSubset(of: Set(stored)), "round \(round): an acknowledged message is missing")
+        }
+        #expect(acknowledged.count > 100, "the kills came too early to test anything")
+        // The next start removes what killed writers left in tmp/.
+        _ = try fixture.runPiped("")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.dataDirectory + "/tmp") == [])
+    }
+
+    @Test func twoProcessesSendingToOneChatLoseAndDuplicateNothing() throws {
+        let first = try startPiped("/open alice\n" + (0..<200).map { "one-\($0)" }.joined(separator: "\n") + "\n")
+        let second = try startPiped("/open alice\n" + (0..<200).map { "two-\($0)" }.joined(separator: "\n") + "\n")
+        _ = first.output.readDataToEndOfFile()
+        _ = second.output.readDataToEndOfFile()
+        first.process.waitUntilExit()
+        second.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0 && second.process.terminationStatus == 0)
+        let stored = try decodeEverySegment(of: "alice").map(\.content)
+        #expect(stored.count == 400)
+        #expect(Set(stored) == Set((0..<200).flatMap { ["one-\($0)", "two-\($0)"] }))
+        // Each writer's own messages stay in the order it sent them.
+        #expect(stored.filter { $0.hasPrefix("one-") } == (0..<200).map { "one-\($0)" })
+    }
+
+    @Test func damagedFileGetsOneWarningAndIsKeptAside() throws {
+        _ = try fixture.runPiped("/open alice\n" + (0..<40).map { "m\($0)" }.joined(separator: "\n") + "\n")
+        let segment = fixture.dataDirectory + "/chats/alice/00000000.plist"
+        let truncated = try Data(contentsOf: URL(fileURLWithPath: segment)).prefix(100)
+        try truncated.write(to: URL(fileURLWithPath: segment))
+        let result = try fixture.runPiped("/open alice\n/history 100\nafter\n")
+        #expect(result.status == 0)
+        let warnings = result.error.split(separator: "\n")
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("warning: damaged history file moved aside") == true)
+        #expect(result.output.contains("you: m39") && result.output.contains("you: after"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.dataDirectory + "/chats/alice")
+        let aside = try #require(names.first { $0.hasPrefix("00000000.plist.corrupt-") })
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: fixture.dataDirectory + "/chats/alice/" + aside)) == truncated)
+    }
+
+    @Test(arguments: ["000", "022"])
+    func filesArePrivateWhateverTheUmask(_ mask: String) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = [
+            "-c", "umask \(mask); exec \"$0\" --data-dir \"$1\"", Fixture.executable, fixture.dataDirectory,
+        ]
+        shell.environment = fixture.environment()
+        let stdin = Pipe()
+        shell.standardInput = stdin
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        stdin.fileHandleForWriting.write(Data("/open alice\nhello\n".utf8))
+        try stdin.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        func mode(_ relative: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: fixture.dataDirectory + relative)[.posixPermissions]
+                as? Int
+        }
+        #expect(try mode("") == 0o700)
+        #expect(try mode("/chats/alice") == 0o700)
+        #expect(try mode("/chats/alice/00000000.plist") == 0o600)
+        #expect(try mode("/lock") == 0o600)
+    }
+
+    @Test func draftsNeverReachTheDisk() throws {
+        let canary = "canary-\(UInt64.random(in: 0...UInt64.max))"
+        let result = try fixture.runPiped("/open alice\nsent\n\(canary)\u{18}p\n/back\n/open bob\n")
+        #expect(result.status == 0)
+        #expect(result.output.contains("1 draft discarded"))
+        #expect(fixture.filesContaining(canary) == [])
+        #expect(fixture.filesContaining("sent").count == 1)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing run can be repeated.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
