@@ -21,6 +21,9 @@ let package = Package(
         // A thin executable that wires the core to the line editor.
         .executableTarget(name: "draftline", dependencies: ["DraftKit", "LineEditor"]),
 
+        // The benchmark: `swift run -c release draftline-bench` (see `--help`).
+        .executableTarget(name: "draftline-bench", dependencies: ["DraftKit", "DraftlineTestSupport", "draftline"]),
+
         // Examples: small programs run with `swift run <name>`.
         .executableTarget(name: "draft-rules", dependencies: ["DraftKit"], path: "Examples/draft-rules"),
 

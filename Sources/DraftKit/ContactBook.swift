@@ -34,6 +34,17 @@ public struct ContactBook: Sendable {
         return (book, skipped)
     }
 
+    /// Writes `<directory>/contacts.plist` with these contacts, in the format ``load(directory:)``
+    /// reads.
+    public static func write(_ contacts: [Contact], directory: String) throws(StorageError) {
+        let list = contacts.map { ["global_key": $0.key.rawValue, "name": $0.name] }
+        let path = directory + "/contacts.plist"
+        guard let data = try? PropertyListSerialization.data(fromPropertyList: list, format: .binary, options: 0) else {
+            throw StorageError("encode", path: path, code: 0, detail: "cannot encode the contacts")
+        }
+        try FileSystem.replace(path, with: data, temporaryDirectory: directory + "/tmp")
+    }
+
     /// The contact with this key, if any.
     public subscript(key: GlobalKey) -> Contact? { contacts[key] }
 

@@ -4,8 +4,17 @@
 public struct DraftKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The key string, exactly as the original input view builds it.
     public let rawValue: String
+    /// The input target the key was built from.
+    public let target: InputTarget
 
-    init(rawValue: String) { self.rawValue = rawValue }
+    init(rawValue: String, target: InputTarget) {
+        self.rawValue = rawValue
+        self.target = target
+    }
+
+    public static func == (lhs: DraftKey, rhs: DraftKey) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     public var description: String { rawValue }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every unsent draft of the process, in memory only.
 ///
 /// Like the original input view, the store keeps two maps keyed by ``DraftKey``: one for
@@ -5,10 +7,15 @@
 /// list is never stored: saving it removes the entry. Nothing here is ever written to
 /// disk; when the process ends, every draft is gone.
 public struct DraftStore: Sendable {
+    /// The clock that dates changes; tests may stop it.
+    public var now: @Sendable () -> Date = { Date() }
+
     /// The unsent text of each input target that has some.
     public private(set) var texts: [DraftKey: TextDraft] = [:]
     /// The attached files of each input target that has some.
     public private(set) var media: [DraftKey: [Attachment]] = [:]
+    /// When each target's draft last changed.
+    public private(set) var updated: [DraftKey: Date] = [:]
 
     public init() {}
 
@@ -35,6 +42,7 @@ public struct DraftStore: Sendable {
     /// Returns what the store did, for the trace.
     @discardableResult
     public mutating func saveText(_ draft: TextDraft, for key: DraftKey) -> Change {
+        defer { touch(key) }
         if draft.text.isEmpty {
             return texts.removeValue(forKey: key) == nil ? .none : .removed
         }
@@ -45,6 +53,7 @@ public struct DraftStore: Sendable {
     /// Saves a media list; an empty list removes the media entry.
     @discardableResult
     public mutating func saveAttachments(_ attachments: [Attachment], for key: DraftKey) -> Change {
+        defer { touch(key) }
         if attachments.isEmpty {
             return media.removeValue(forKey: key) == nil ? .none : .removed
         }
@@ -56,7 +65,8 @@ public struct DraftStore: Sendable {
     /// can put them back with ``restore(_:for:)``.
     @discardableResult
     public mutating func remove(_ key: DraftKey) -> Removed {
-        Removed(text: texts.removeValue(forKey: key), attachments: media.removeValue(forKey: key) ?? [])
+        defer { touch(key) }
+        return Removed(text: texts.removeValue(forKey: key), attachments: media.removeValue(forKey: key) ?? [])
     }
 
     /// Puts back what ``remove(_:)`` took.
@@ -71,7 +81,16 @@ public struct DraftStore: Sendable {
         let gone = keys
         texts.removeAll()
         media.removeAll()
+        updated.removeAll()
         return gone
+    }
+
+    private mutating func touch(_ key: DraftKey) {
+        if texts[key] == nil && media[key] == nil {
+            updated.removeValue(forKey: key)
+        } else {
+            updated[key] = now()
+        }
     }
 
     /// What a save did to the store.

@@ -20,6 +20,24 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case notSent(String)
     /// The history on disk could not be read.
     case historyUnreadable(String)
+    /// A comment ID that is not a positive whole number.
+    case invalidCommentID(String)
+    /// A reply target was given without its `@`.
+    case invalidReplyTarget(String)
+    /// `/attach` named nothing that exists.
+    case fileMissing(String)
+    /// `/attach` named something that is not a regular, readable, small enough file.
+    case fileUnusable(String, String)
+    /// `/detach n` with no attachment n.
+    case noSuchAttachment(String, count: Int)
+    /// A latitude or longitude that is not a number in range.
+    case invalidCoordinate(String, name: String, range: ClosedRange<Double>)
+    /// `/discard` with no draft here.
+    case noDraftHere
+    /// `/undo` with nothing lost to bring back.
+    case nothingToUndo
+    /// `/trace` with something other than on or off.
+    case invalidSwitch(String)
 
     public var description: String {
         switch self {
@@ -43,6 +61,26 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "message not sent (\(reason)); your text is kept as the draft"
         case .historyUnreadable(let reason):
             return "cannot read history: \(reason)"
+        case .invalidCommentID(let text):
+            return "'\(text)' is not a comment id: give a positive whole number, as in /comment tweet 123"
+        case .invalidReplyTarget(let text):
+            return "'\(text)' is not a reply target: write @global_key, as in /comment tweet 123 @bob"
+        case .fileMissing(let path):
+            return "cannot attach '\(path)': no such file"
+        case .fileUnusable(let path, let reason):
+            return "cannot attach '\(path)': \(reason); attach a regular, readable file"
+        case .noSuchAttachment(let text, let count):
+            return count == 0
+                ? "nothing is attached here"
+                : "no attachment '\(text)': give a number from 1 to \(count), or nothing for all"
+        case .invalidCoordinate(let text, let name, let range):
+            return "'\(text)' is not a \(name): give a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+        case .noDraftHere:
+            return "no draft here to discard"
+        case .nothingToUndo:
+            return "nothing to undo: no draft was discarded, emptied or lost to a failed send"
+        case .invalidSwitch(let text):
+            return "'\(text)': use /trace on or /trace off"
         }
     }
 }

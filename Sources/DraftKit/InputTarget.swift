@@ -15,9 +15,9 @@ public enum InputTarget: Hashable, Sendable {
     public var draftKey: DraftKey {
         switch self {
         case .privateChat(let user):
-            return DraftKey(rawValue: "privateMessage_\(user.rawValue)")
+            return DraftKey(rawValue: "privateMessage_\(user.rawValue)", target: self)
         case .comment(let kind, let id, let replyTo):
-            return DraftKey(rawValue: "\(kind.rawValue)_\(id)_\(replyTo?.rawValue ?? "")")
+            return DraftKey(rawValue: "\(kind.rawValue)_\(id)_\(replyTo?.rawValue ?? "")", target: self)
         }
     }
 

@@ -1,9 +1,10 @@
 import DraftKit
+import Foundation
 import Testing
 
 /// History kept in memory, able to fail the next append as a full disk would.
 final class MemoryHistory: HistoryStore {
-    var chats: [ChatID: [Message]] = [:]
+    var stored: [ChatID: [Message]] = [:]
     var failNextAppend = false
 
     func append(_ message: Message, to chat: ChatID) throws(StorageError) {
@@ -11,18 +12,22 @@ final class MemoryHistory: HistoryStore {
             failNextAppend = false
             throw StorageError("write", path: "memory", code: 28)  // ENOSPC
         }
-        chats[chat, default: []].append(message)
+        stored[chat, default: []].append(message)
     }
 
     func recentMessages(in chat: ChatID, limit: Int) throws(StorageError) -> [Message] {
-        Array((chats[chat] ?? []).suffix(limit))
+        Array((stored[chat] ?? []).suffix(limit))
     }
 
-    func messageCount(in chat: ChatID) throws(StorageError) -> Int { chats[chat]?.count ?? 0 }
+    func messageCount(in chat: ChatID) throws(StorageError) -> Int { stored[chat]?.count ?? 0 }
+
+    func chats() throws(StorageError) -> [ChatSummary] {
+        stored.map { ChatSummary(chatID: $0.key, lastMessage: $0.value.last, lastActivity: Date()) }
+    }
 
     func takeWarnings() -> [String] { [] }
 
-    func contents(_ chat: String) -> [String] { (chats[ChatID(chat)!] ?? []).map(\.content) }
+    func contents(_ chat: String) -> [String] { (stored[ChatID(chat)!] ?? []).map(\.content) }
 }
 
 @Suite("The session: screens, commands and the draft rules, as data")
@@ -81,7 +86,7 @@ struct SessionTests {
         #expect(history.contents("alice") == ["hello"])
         #expect(session.drafts.text(for: aliceKey) == nil)
         #expect(session.prefill == nil)
-        let stored = history.chats[ChatID("alice")!]![0]
+        let stored = history.stored[ChatID("alice")!]![0]
         #expect(stored.chatID == "alice" && stored.target == "alice" && stored.type == "text")
         #expect(!stored.messageID.isEmpty)
     }
@@ -103,7 +108,7 @@ struct SessionTests {
         type("/back")
         type(" \t ")
         #expect(session.drafts.isEmpty)
-        #expect(history.chats.isEmpty)
+        #expect(history.stored.isEmpty)
     }
 
     @Test func commandsNeverChangeADraft() {

@@ -7,12 +7,13 @@ import Foundation
 /// with ``prompt``) and prints what comes back, and tests drive it directly.
 ///
 /// The draft rules it keeps, after the original input view:
-/// - entering a chat pre-fills the edit line with its draft, verbatim, cursor where it was;
-/// - leaving a chat with a ``LeaveKey`` saves the edit buffer as its draft (empty text
+/// - entering an input target pre-fills the edit line with its draft, verbatim, cursor
+///   where it was;
+/// - leaving a target with a ``LeaveKey`` saves the edit buffer as its draft (empty text
 ///   removes it);
-/// - sending removes the draft first, then appends the message to history; if that write
-///   fails the text is put back as the draft;
-/// - a line that starts with `/` is a command and never changes a draft;
+/// - sending removes the draft first, then appends the messages to history (each
+///   attachment, then the text); if a write fails, what was not stored is put back;
+/// - a line that starts with `/` is a command and never changes the draft's text;
 /// - quitting forgets every draft.
 public final class Session {
     /// Every unsent draft.
@@ -25,20 +26,38 @@ public final class Session {
     public private(set) var hasQuit = false
     /// Whether a message could not be stored during this session.
     public private(set) var hadSendFailure = false
+    /// Whether every draft event is printed (`--trace`, `/trace on`).
+    public var isTracing: Bool
 
     /// The users one can chat with.
     public let contacts: ContactBook
     /// Where messages are kept.
     public let history: any HistoryStore
 
+    /// Drafts that were discarded, emptied or cleared, most recent last, for `/undo`.
+    private var lost: [(key: DraftKey, draft: DraftStore.Removed)] = []
+    private let workingDirectory: String
+    private let home: String?
+
     /// How many messages opening a chat shows.
-    public static let openHistoryCount = 10
+    public static let openHistoryCount = 20
     /// The deepest the screen stack gets; older screens above home are dropped.
     public static let maximumDepth = 64
+    /// How many lost drafts `/undo` can bring back.
+    public static let undoDepth = 20
 
-    public init(contacts: ContactBook, history: any HistoryStore) {
+    /// Makes a session. `workingDirectory` and `home` resolve the paths given to `/attach`.
+    public init(
+        contacts: ContactBook, history: any HistoryStore, tracing: Bool = false,
+        workingDirectory: String = FileManager.default.currentDirectoryPath,
+        home: String? = ProcessInfo.processInfo.environment["HOME"], clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.contacts = contacts
         self.history = history
+        self.isTracing = tracing
+        self.workingDirectory = workingDirectory
+        self.home = home
+        drafts.now = clock
     }
 
     /// The current screen.
@@ -51,12 +70,12 @@ public final class Session {
         case .home: return "draftline> "
         case .chat(.privateChat(let user)): return "\(user)> "
         case .chat(.comment(let kind, let id, let replyTo)):
-            return "\(kind.rawValue) \(id)" + (replyTo.map { " reply to @\($0)" } ?? " comment") + "> "
+            return "\(kind.rawValue) \(id) " + (replyTo.map { "reply to @\($0)" } ?? "new comment") + "> "
         case .profile(let user): return "profile \(user)> "
         }
     }
 
-    /// What the next edit line starts with: the current chat's draft, if it has one.
+    /// What the next edit line starts with: the current target's draft, if it has one.
     public var prefill: TextDraft? {
         guard !isAskingForChat, let target = screen.target else { return nil }
         return drafts.text(for: target.draftKey)
@@ -85,7 +104,7 @@ public final class Session {
                 do throws(DraftlineError) {
                     output += try run(try Command(parsing: line))
                 } catch {
-                    output.append(OutputLine(.error, TerminalText.visible(error.description, keepNewlines: false)))
+                    output.append(Self.error(error))
                 }
             } else {
                 output += send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
@@ -95,6 +114,12 @@ public final class Session {
         return output
     }
 
+    private static func error(_ error: DraftlineError) -> OutputLine {
+        OutputLine(.error, TerminalText.visible(error.description, keepNewlines: false))
+    }
+
+    private static func info(_ text: String) -> OutputLine { OutputLine(.info, text) }
+
     // MARK: - Commands
 
     private func run(_ command: Command) throws(DraftlineError) -> [OutputLine] {
@@ -102,7 +127,7 @@ public final class Session {
         case .open(let key):
             try checkKnown(key)
             let target = InputTarget.privateChat(key)
-            if screen == .chat(target) { return [OutputLine(.info, "already in the chat with \(key)")] }
+            if screen == .chat(target) { return [Self.info("already in the chat with \(key)")] }
             return push(.chat(target))
         case .profile(let key):
             guard let user = key ?? currentUser else { throw .noChatOpen }
@@ -110,11 +135,77 @@ public final class Session {
             return push(.profile(user))
         case .back:
             return try back()
+        case .comment(let kind, let id, let replyTo):
+            if let replyTo { try checkKnown(replyTo) }
+            let target = InputTarget.comment(kind, id: id, replyTo: replyTo)
+            if screen == .chat(target) { return [Self.info("already writing this comment")] }
+            return push(.chat(target))
+        case .attach(let path):
+            guard let target = screen.target else { throw .noChatOpen }
+            let attachment = try Attachment.checked(path, workingDirectory: workingDirectory, home: home)
+            let key = target.draftKey
+            drafts.saveAttachments(drafts.attachments(for: key) + [attachment], for: key)
+            return trace("saved", key, "/attach added \(attachment.name)") + mediaLines(for: key)
+        case .detach(let which):
+            guard let target = screen.target else { throw .noChatOpen }
+            let key = target.draftKey
+            var attachments = drafts.attachments(for: key)
+            if let which {
+                guard let index = Int(which), attachments.indices.contains(index - 1) else {
+                    throw .noSuchAttachment(which, count: attachments.count)
+                }
+                attachments.remove(at: index - 1)
+            } else {
+                guard !attachments.isEmpty else { throw .noSuchAttachment("", count: 0) }
+                attachments.removeAll()
+            }
+            let change = drafts.saveAttachments(attachments, for: key)
+            return trace(change == .removed ? "removed" : "saved", key, "/detach")
+                + (attachments.isEmpty ? [Self.info("no attachments")] : mediaLines(for: key))
+        case .location(let latitude, let longitude, let address):
+            guard let target = screen.target else { throw .noChatOpen }
+            var message = makeMessage("", to: target)
+            message.type = "location"
+            message.latitude = latitude
+            message.longitude = longitude
+            message.address = address
+            do {
+                try history.append(message, to: target.chatID)
+            } catch {
+                hadSendFailure = true
+                throw .notSent(error.description)
+            }
+            return [Self.info(Self.render(message))]
         case .history(let count):
             guard let target = screen.target else { throw .noChatOpen }
-            return try showHistory(of: target, count: count ?? 20, emptyNote: true)
+            return try showHistory(of: target, count: count ?? 20)
+        case .chats:
+            return try chatList()
+        case .drafts:
+            return draftMap()
+        case .discard:
+            guard let target = screen.target, drafts.hasDraft(for: target.draftKey) else { throw .noDraftHere }
+            let key = target.draftKey
+            let removed = drafts.remove(key)
+            remember(key, removed)
+            return trace("discarded", key, "/discard (/undo brings it back)", removed)
+                + [Self.info("draft discarded: /undo brings it back")]
+        case .undo:
+            guard let last = lost.popLast() else { throw .nothingToUndo }
+            let current = drafts.remove(last.key)
+            if !current.isEmpty { remember(last.key, current) }
+            drafts.restore(last.draft, for: last.key)
+            let traced = trace("restored", last.key, "/undo")
+            let text = TerminalText.visible(last.draft.text?.text ?? "", keepNewlines: false)
+            let media = last.draft.attachments.count
+            return traced + [
+                Self.info("draft for \(last.key) is back: \"\(text)\"" + (media > 0 ? ", \(media) attached" : ""))
+            ]
+        case .trace(let on):
+            isTracing = on
+            return [Self.info("trace \(on ? "on: every draft event is shown" : "off")")]
         case .help:
-            return helpText().map { OutputLine(.info, $0) }
+            return helpText().map(Self.info)
         case .quit:
             return quit()
         }
@@ -147,32 +238,45 @@ public final class Session {
 
     private func quit() -> [OutputLine] {
         hasQuit = true
-        let gone = drafts.removeAll()
-        guard !gone.isEmpty else { return [] }
+        let gone = drafts.keys
+        var output: [OutputLine] = []
+        for key in gone { output += trace("discarded", key, "quitting forgets every draft") }
+        drafts.removeAll()
+        lost.removeAll()
+        guard !gone.isEmpty else { return output }
         let names = gone.map(\.rawValue).joined(separator: ", ")
-        return [
-            OutputLine(
-                .info, "\(gone.count) draft\(gone.count == 1 ? "" : "s") discarded: \(TerminalText.visible(names))")
+        return output + [
+            Self.info("\(gone.count) draft\(gone.count == 1 ? "" : "s") discarded: \(TerminalText.visible(names))")
         ]
     }
 
     // MARK: - Leaving and entering
 
     private func leave(with key: LeaveKey, buffer: TextDraft) -> [OutputLine] {
+        var output: [OutputLine] = []
         if let target = screen.target {
-            drafts.saveText(buffer, for: target.draftKey)
+            let draftKey = target.draftKey
+            let before = drafts.text(for: draftKey)
+            switch drafts.saveText(buffer, for: draftKey) {
+            case .saved: output += trace("saved", draftKey, "\(key.defaultKeys) (\(key.functionName))")
+            case .removed:
+                let emptied = DraftStore.Removed(text: before, attachments: [])
+                remember(draftKey, emptied)
+                output += trace("removed", draftKey, "\(key.defaultKeys) with an empty line", emptied)
+            case .none: break
+            }
         }
         do throws(DraftlineError) {
             switch key {
-            case .profile: return try run(.profile(nil))
-            case .back: return try back()
+            case .profile: return output + (try run(.profile(nil)))
+            case .back: return output + (try back())
             case .open:
                 isAskingForChat = true
-                return []
+                return output
             }
         } catch {
             // Nowhere to go: stay, with the draft saved and back in the edit line.
-            return [OutputLine(.error, error.description)]
+            return output + [Self.error(error)]
         }
     }
 
@@ -182,7 +286,7 @@ public final class Session {
         do throws(DraftlineError) {
             return try run(.open(try GlobalKey(validating: name)))
         } catch {
-            return [OutputLine(.error, TerminalText.visible(error.description, keepNewlines: false))] + enter(screen)
+            return [Self.error(error)] + enter(screen)
         }
     }
 
@@ -190,13 +294,18 @@ public final class Session {
     private func enter(_ screen: Screen) -> [OutputLine] {
         switch screen {
         case .home:
-            return [OutputLine(.info, "home: /open <global_key> to chat, /help for more")]
+            return [Self.info("home: /open <global_key> to chat, /chats for conversations, /help for more")]
         case .chat(let target):
-            var output = [OutputLine(.info, "── \(title(of: target)) ──")]
+            var output = [Self.info("── \(title(of: target)) ──")]
             do throws(DraftlineError) {
-                output += try showHistory(of: target, count: Self.openHistoryCount, emptyNote: true)
+                output += try showHistory(of: target, count: Self.openHistoryCount)
             } catch {
-                output.append(OutputLine(.error, error.description))
+                output.append(Self.error(error))
+            }
+            let key = target.draftKey
+            if drafts.hasDraft(for: key) {
+                output += trace("restored", key, "entering \(key.target.chatID)")
+                output += mediaLines(for: key)
             }
             return output
         case .profile(let user):
@@ -207,7 +316,8 @@ public final class Session {
     private func title(of target: InputTarget) -> String {
         switch target {
         case .privateChat(let user):
-            return "chat with \(TerminalText.visible(contacts[user]?.name ?? user.rawValue)) (\(user))"
+            return
+                "chat with \(TerminalText.visible(contacts[user]?.name ?? user.rawValue, keepNewlines: false)) (\(user))"
         case .comment(let kind, let id, let replyTo):
             return "\(kind.rawValue) \(id): " + (replyTo.map { "reply to @\($0)" } ?? "new comment")
         }
@@ -219,27 +329,31 @@ public final class Session {
         do { count = String(try history.messageCount(in: chat.chatID)) } catch { count = "unknown (\(error))" }
         let draft = drafts.hasDraft(for: chat.draftKey) ? "waiting (\(chat.draftKey))" : "none"
         return [
-            OutputLine(.info, "── profile ──"),
-            OutputLine(
-                .info, "name:       \(TerminalText.visible(contacts[user]?.name ?? user.rawValue, keepNewlines: false))"
-            ),
-            OutputLine(.info, "global_key: \(user)"),
-            OutputLine(.info, "messages:   \(count)"),
-            OutputLine(.info, "draft:      \(draft)"),
-            OutputLine(.info, "/back or ^X b returns to the chat"),
-        ]
+            "── profile ──",
+            "name:       \(TerminalText.visible(contacts[user]?.name ?? user.rawValue, keepNewlines: false))",
+            "global_key: \(user)",
+            "messages:   \(count)",
+            "draft:      \(draft)",
+            "/back or ^X b returns",
+        ].map(Self.info)
     }
 
-    private func showHistory(of target: InputTarget, count: Int, emptyNote: Bool) throws(DraftlineError) -> [OutputLine]
-    {
+    private func showHistory(of target: InputTarget, count: Int) throws(DraftlineError) -> [OutputLine] {
         let messages: [Message]
         do {
             messages = try history.recentMessages(in: target.chatID, limit: count)
         } catch {
             throw .historyUnreadable(error.description)
         }
-        if messages.isEmpty { return emptyNote ? [OutputLine(.info, "(no messages yet)")] : [] }
-        return messages.map { OutputLine(.info, Self.render($0)) }
+        if messages.isEmpty { return [Self.info("(no messages yet)")] }
+        return messages.map { Self.info(Self.render($0)) }
+    }
+
+    private func mediaLines(for key: DraftKey) -> [OutputLine] {
+        let attachments = drafts.attachments(for: key)
+        guard !attachments.isEmpty else { return [] }
+        let list = attachments.enumerated().map { "\($0.offset + 1)) \($0.element.name) [\($0.element.messageType)]" }
+        return [Self.info("attached: " + TerminalText.visible(list.joined(separator: "  "), keepNewlines: false))]
     }
 
     /// A message as one line of a chat.
@@ -251,7 +365,8 @@ public final class Session {
             body =
                 "[location \(message.latitude), \(message.longitude)\(message.address.isEmpty ? "" : " \(message.address)")]"
         default:
-            body = "[\(message.type) \(message.filePath)]" + (message.content.isEmpty ? "" : " " + message.content)
+            let name = message.filePath.split(separator: "/").last.map(String.init) ?? message.filePath
+            body = "[\(message.type) \(name)]" + (message.content.isEmpty ? "" : " " + message.content)
         }
         return "  you: " + TerminalText.visible(body)
     }
@@ -265,35 +380,155 @@ public final class Session {
         }
         let key = target.draftKey
         let removed = drafts.remove(key)
-        guard !text.allSatisfy(\.isWhitespace) else { return [] }
-        let message = makeMessage(text, to: target)
-        do {
-            try history.append(message, to: target.chatID)
-        } catch {
-            hadSendFailure = true
-            var kept = removed
-            kept.text = TextDraft(text: text)
-            drafts.restore(kept, for: key)
-            return [OutputLine(.error, DraftlineError.notSent(error.description).description)]
+        let blank = text.allSatisfy(\.isWhitespace)
+        var output: [OutputLine] = []
+        if blank && removed.attachments.isEmpty {
+            if !removed.isEmpty {
+                remember(key, removed)
+                output += trace("cleared", key, "a blank line sends nothing", removed)
+            }
+            return output
         }
-        return [OutputLine(.info, Self.render(message))]
+        if !removed.isEmpty {
+            output += trace("removed", key, "sending (removed first, as the original does)", removed)
+        }
+        var pending = removed.attachments
+        while let attachment = pending.first {
+            var message = makeMessage("", to: target)
+            message.type = attachment.messageType
+            message.filePath = attachment.path
+            do {
+                try history.append(message, to: target.chatID)
+            } catch {
+                return output + putBack(text, pending, for: key, after: error)
+            }
+            output.append(Self.info(Self.render(message)))
+            pending.removeFirst()
+        }
+        if !blank {
+            let message = makeMessage(text, to: target)
+            do {
+                try history.append(message, to: target.chatID)
+            } catch {
+                return output + putBack(text, [], for: key, after: error)
+            }
+            output.append(Self.info(Self.render(message)))
+        }
+        return output
+    }
+
+    /// After a failed write: what was not stored becomes the draft again.
+    private func putBack(
+        _ text: String, _ attachments: [Attachment], for key: DraftKey, after error: StorageError
+    ) -> [OutputLine] {
+        hadSendFailure = true
+        let unsent = DraftStore.Removed(text: TextDraft(text: text), attachments: attachments)
+        drafts.restore(unsent, for: key)
+        return trace("restored", key, "the send failed: nothing is lost")
+            + [Self.error(.notSent(error.description))]
     }
 
     private func makeMessage(_ text: String, to target: InputTarget) -> Message {
-        let target: (id: String, other: String) =
-            switch target {
-            case .privateChat(let user): (user.rawValue, user.rawValue)
-            case .comment(_, _, let replyTo): (target.chatID.rawValue, replyTo?.rawValue ?? "")
-            }
+        let other: String
+        switch target {
+        case .privateChat(let user): other = user.rawValue
+        case .comment(_, _, let replyTo): other = replyTo?.rawValue ?? ""
+        }
         return Message(
-            chatID: target.id, messageID: Self.newMessageID(), content: text, target: target.other,
-            mineHead: "me", otherHead: target.other, type: "text")
+            chatID: target.chatID.rawValue, messageID: Self.newMessageID(), content: text, target: other,
+            mineHead: "me", otherHead: other, type: "text")
     }
 
     /// A unique, time-ordered message ID: milliseconds since 1970, then random bits.
     static func newMessageID() -> String {
         let milliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
+    // MARK: - Drafts shown
+
+    private func remember(_ key: DraftKey, _ draft: DraftStore.Removed) {
+        guard !draft.isEmpty else { return }
+        lost.append((key, draft))
+        if lost.count > Self.undoDepth { lost.removeFirst() }
+    }
+
+    /// The trace line for a draft event, when tracing: the event, the key, its cause, and
+    /// the draft as it now is (or, for a removal, as it was).
+    private func trace(
+        _ event: String, _ key: DraftKey, _ cause: String, _ was: DraftStore.Removed? = nil
+    ) -> [OutputLine] {
+        guard isTracing else { return [] }
+        let draft = was ?? DraftStore.Removed(text: drafts.text(for: key), attachments: drafts.attachments(for: key))
+        let text =
+            draft.text.map { " \"\(TerminalText.visible($0.text, keepNewlines: false))\" cursor \($0.cursor)" } ?? ""
+        let media = draft.attachments.count
+        return [OutputLine(.info, "trace: \(event) \(key) (\(cause))\(text)\(media > 0 ? ", \(media) attached" : "")")]
+    }
+
+    private func draftMap() -> [OutputLine] {
+        let keys = drafts.keys
+        guard !keys.isEmpty else { return [Self.info("no drafts in memory")] }
+        let now = Date()
+        var lines = [Self.info("drafts in memory (\(keys.count)):")]
+        for key in keys {
+            let text = drafts.text(for: key)
+            let shown = text.map { "\"\(TerminalText.visible($0.text, keepNewlines: false))\"" } ?? "(no text)"
+            let age = Self.age(now.timeIntervalSince(drafts.updated[key] ?? now))
+            lines.append(
+                Self.info(
+                    "  \(key)  \(shown)  cursor \(text?.cursor ?? 0)  media \(drafts.attachments(for: key).count)  age \(age)"
+                ))
+        }
+        return lines
+    }
+
+    private func chatList() throws(DraftlineError) -> [OutputLine] {
+        let summaries: [ChatSummary]
+        do { summaries = try history.chats() } catch { throw .historyUnreadable(error.description) }
+        var entries: [ChatID: (activity: Date, last: Message?)] = [:]
+        for summary in summaries { entries[summary.chatID] = (summary.lastActivity, summary.lastMessage) }
+        for key in drafts.keys {
+            let chat = key.target.chatID
+            let changed = drafts.updated[key] ?? .distantPast
+            let entry = entries[chat]
+            entries[chat] = (max(entry?.activity ?? .distantPast, changed), entry?.last)
+        }
+        guard !entries.isEmpty else { return [Self.info("no conversations yet: /open <global_key> to start one")] }
+        var lines: [OutputLine] = []
+        for (chat, entry) in entries.sorted(by: { $0.value.activity > $1.value.activity }) {
+            let last =
+                entry.last.map { Self.preview(Self.render($0).trimmingCharacters(in: .whitespaces)) } ?? "(no messages)"
+            lines.append(Self.info("  \(chatTitle(chat)) · \(last)"))
+            for key in drafts.keys where key.target.chatID == chat {
+                let text =
+                    drafts.text(for: key).map { Self.preview(TerminalText.visible($0.text, keepNewlines: false)) } ?? ""
+                let media = drafts.attachments(for: key).count
+                var label = " (\(key))"
+                if case .privateChat = key.target { label = "" }
+                lines.append(Self.info("      Draft\(label): \(text)\(media > 0 ? " +\(media) attached" : "")"))
+            }
+        }
+        return lines
+    }
+
+    private func chatTitle(_ chat: ChatID) -> String {
+        if let key = try? GlobalKey(validating: chat.rawValue), let contact = contacts[key] {
+            return "\(chat) (\(TerminalText.visible(contact.name, keepNewlines: false)))"
+        }
+        return chat.rawValue.replacingOccurrences(of: "_", with: " ")
+    }
+
+    private static func preview(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > 50 ? String(flat.prefix(49)) + "…" : flat
+    }
+
+    private static func age(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds)
+        if whole < 60 { return "\(whole)s" }
+        if whole < 3600 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
+        return "\(whole / 3600)h\(String(format: "%02d", whole / 60 % 60))m"
     }
 
     // MARK: - Help and completion
@@ -304,7 +539,9 @@ public final class Session {
         for entry in Command.catalogue {
             lines.append("  " + entry.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.summary)
         }
-        lines.append("  //text" + String(repeating: " ", count: width - 4) + "send a message that starts with /")
+        lines.append(
+            "  " + "//text".padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                + "send a message that starts with /")
         lines.append("keys (rebind by function name in ~/.editrc, lines starting 'draftline:'):")
         for key in LeaveKey.allCases {
             lines.append(
@@ -346,14 +583,21 @@ public final class Session {
     /// Completions for the text before the cursor: the names that could finish the word
     /// being typed, and how much of that word is already there.
     public func completions(for before: String) -> (word: String, candidates: [String]) {
-        if isAskingForChat || before.hasPrefix("/open ") || before.hasPrefix("/profile ") {
-            let word = isAskingForChat ? before : String(before[before.index(after: before.firstIndex(of: " ")!)...])
-            guard !word.contains(" ") else { return (word, []) }
-            return (word, contacts.keys.map(\.rawValue).filter { $0.hasPrefix(word) })
+        let keys = contacts.keys.map(\.rawValue)
+        if isAskingForChat {
+            return before.contains(" ") ? (before, []) : (before, keys.filter { $0.hasPrefix(before) })
         }
-        if before.hasPrefix("/") && !before.contains(" ") {
-            return (before, Command.catalogue.map { "/" + $0.name }.filter { $0.hasPrefix(before) })
+        guard before.hasPrefix("/") else { return (before, []) }
+        let words = before.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let word = words.last ?? ""
+        switch (words.first ?? "", words.count) {
+        case (_, 1): return (word, Command.catalogue.map { "/" + $0.name }.filter { $0.hasPrefix(word) })
+        case ("/open", 2), ("/profile", 2): return (word, keys.filter { $0.hasPrefix(word) })
+        case ("/comment", 2): return (word, CommentKind.allCases.map(\.rawValue).filter { $0.hasPrefix(word) })
+        case ("/comment", 4) where word.hasPrefix("@"):
+            return (word, keys.map { "@" + $0 }.filter { $0.hasPrefix(word) })
+        case ("/trace", 2): return (word, ["on", "off"].filter { $0.hasPrefix(word) })
+        default: return (word, [])
         }
-        return (before, [])
     }
 }

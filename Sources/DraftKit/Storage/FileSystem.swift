@@ -126,8 +126,12 @@ enum FileSystem {
     /// 0600, `fsync`s it, `rename`s it over `path` and `fsync`s the directory. A crash at
     /// any moment leaves either the old file or the new one, never a mixture; a failure
     /// leaves the old file untouched and removes the temporary one.
+    ///
+    /// With `durable` off, the two `fsync` calls are skipped: for bulk imports that sync
+    /// once at the end.
     static func replace(
-        _ path: String, with data: Data, temporaryDirectory: String, faults: FaultInjector? = nil
+        _ path: String, with data: Data, temporaryDirectory: String, durable: Bool = true,
+        faults: FaultInjector? = nil
     ) throws(StorageError) {
         let temporary = "\(temporaryDirectory)/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -150,7 +154,7 @@ enum FileSystem {
             }
             if failed { throw StorageError("write", path: temporary) }
             try check(faults, "fsync", path)
-            guard fsync(fd) == 0 else { throw StorageError("fsync", path: temporary) }
+            guard !durable || fsync(fd) == 0 else { throw StorageError("fsync", path: temporary) }
             closed = true
             guard close(fd) == 0 else { throw StorageError("close", path: temporary) }
             try rename(temporary, to: path)
@@ -159,6 +163,8 @@ enum FileSystem {
             unlink(temporary)
             throw error
         }
-        try syncDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), faults: faults)
+        if durable {
+            try syncDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), faults: faults)
+        }
     }
 }

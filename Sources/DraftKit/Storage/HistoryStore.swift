@@ -12,6 +12,9 @@ public protocol HistoryStore: AnyObject {
     /// How many messages a chat holds.
     func messageCount(in chat: ChatID) throws(StorageError) -> Int
 
+    /// Every chat with history, each with its last message and when it last changed.
+    func chats() throws(StorageError) -> [ChatSummary]
+
     /// Warnings about damaged files found since the last call (each one line), then
     /// forgotten.
     func takeWarnings() -> [String]

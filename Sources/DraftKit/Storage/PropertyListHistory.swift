@@ -48,7 +48,7 @@ public final class PropertyListHistory: HistoryStore {
     var faults: FileSystem.FaultInjector?
 
     /// The default capacity of a segment.
-    public static let defaultSegmentCapacity = 32
+    public static let defaultSegmentCapacity = 16
 
     /// Opens (creating when missing) the history in a data directory.
     ///
@@ -92,6 +92,35 @@ public final class PropertyListHistory: HistoryStore {
         }
     }
 
+    /// Appends many messages to a chat at once, filling its last segment and then whole
+    /// new ones: for importing and for filling a data directory to test with.
+    ///
+    /// With `durable` off the files are not synced one by one; call `sync()` after.
+    public func appendAll(_ new: [Message], to chat: ChatID, durable: Bool = true) throws(StorageError) {
+        guard !new.isEmpty else { return }
+        try lock.withLock { () throws(StorageError) in
+            if try FileSystem.makeDirectory(path(of: chat)) { try FileSystem.syncDirectory(chatsDirectory) }
+            var index = 0
+            var segment: [Message] = []
+            if let last = lastSegment(of: chat) {
+                index = last
+                segment = try readSegment(chat, last, repair: false) ?? []
+            }
+            var rest = new[...]
+            while !rest.isEmpty {
+                if segment.count >= segmentCapacity {
+                    index += 1
+                    segment = []
+                }
+                let room = segmentCapacity - segment.count
+                segment += rest.prefix(room)
+                rest = rest.dropFirst(room)
+                try writeSegment(chat, index, segment, durable: durable)
+            }
+            lastSegmentHint[chat] = index
+        }
+    }
+
     public func recentMessages(in chat: ChatID, limit: Int) throws(StorageError) -> [Message] {
         guard limit > 0, var index = lastSegment(of: chat) else { return [] }
         var result: [Message] = []
@@ -107,6 +136,23 @@ public final class PropertyListHistory: HistoryStore {
         guard let last = lastSegment(of: chat) else { return 0 }
         let tail = try readSegment(chat, last, repair: true) ?? []
         return last * segmentCapacity + tail.count
+    }
+
+    /// Lists `chats/` and reads each chat's last segment: a cost in the number of chats,
+    /// paid only when the chat list is asked for.
+    public func chats() throws(StorageError) -> [ChatSummary] {
+        var result: [ChatSummary] = []
+        for name in try FileSystem.names(in: chatsDirectory) {
+            guard let chat = ChatID(name), let last = lastSegment(of: chat) else { continue }
+            let path = segmentPath(chat, last)
+            var lastMessage = try readSegment(chat, last, repair: true)?.last
+            if lastMessage == nil, last > 0 { lastMessage = try readSegment(chat, last - 1, repair: true)?.last }
+            let modified = FileSystem.modificationTime(path) ?? 0
+            result.append(
+                ChatSummary(chatID: chat, lastMessage: lastMessage, lastActivity: Date(timeIntervalSince1970: modified))
+            )
+        }
+        return result
     }
 
     public func takeWarnings() -> [String] {
@@ -183,7 +229,9 @@ public final class PropertyListHistory: HistoryStore {
         warnings.append("damaged history file moved aside as \(name); the rest of the history is intact")
     }
 
-    private func writeSegment(_ chat: ChatID, _ index: Int, _ messages: [Message]) throws(StorageError) {
+    private func writeSegment(
+        _ chat: ChatID, _ index: Int, _ messages: [Message], durable: Bool = true
+    ) throws(StorageError) {
         let path = segmentPath(chat, index)
         let data: Data
         do {
@@ -193,6 +241,7 @@ public final class PropertyListHistory: HistoryStore {
         } catch {
             throw StorageError("encode", path: path, code: 0, detail: "\(error)")
         }
-        try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, faults: faults)
+        try FileSystem.replace(
+            path, with: data, temporaryDirectory: temporaryDirectory, durable: durable, faults: faults)
     }
 }
