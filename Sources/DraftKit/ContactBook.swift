@@ -5,6 +5,8 @@ import Foundation
 public struct ContactBook: Sendable {
     /// Every contact, by key.
     public private(set) var contacts: [GlobalKey: Contact]
+    /// How many entries of `contacts.plist` were skipped for want of a valid key.
+    public private(set) var skipped = 0
 
     /// The demo contacts every draftline has, so `/open` has people to talk to on first run.
     public static let demo: [Contact] = [
@@ -17,21 +19,20 @@ public struct ContactBook: Sendable {
     }
 
     /// The demo contacts plus those in `<directory>/contacts.plist`, if it exists. Entries
-    /// with an invalid key are skipped and counted in `skipped`.
-    public static func load(directory: String) -> (book: ContactBook, skipped: Int) {
+    /// with an invalid key are skipped and counted in ``skipped``.
+    public static func load(directory: String) -> ContactBook {
         var book = ContactBook()
         guard let data = try? FileSystem.read(directory + "/contacts.plist"),
             let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [[String: Any]]
-        else { return (book, 0) }
-        var skipped = 0
+        else { return book }
         for entry in list {
             guard let text = entry["global_key"] as? String, let key = try? GlobalKey(validating: text) else {
-                skipped += 1
+                book.skipped += 1
                 continue
             }
             book.contacts[key] = Contact(key: key, name: entry["name"] as? String ?? text)
         }
-        return (book, skipped)
+        return book
     }
 
     /// Writes `<directory>/contacts.plist` with these contacts, in the format ``load(directory:)``

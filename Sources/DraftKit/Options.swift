@@ -4,6 +4,8 @@ public struct Options: Equatable, Sendable {
     public var dataDirectory: String?
     /// `--editor vi|emacs`: the editing mode; `nil` keeps `~/.editrc`'s or emacs.
     public var editor: String?
+    /// `--trace`: print a line for every draft event from the start.
+    public var trace = false
     /// `--help`.
     public var showHelp = false
     /// `--version`.
@@ -16,7 +18,7 @@ public struct Options: Equatable, Sendable {
 
     /// The usage text `--help` prints.
     public static let usage = """
-        usage: draftline [--data-dir DIR] [--editor vi|emacs]
+        usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace]
                draftline --help | --version
 
         A terminal chat that keeps each conversation's unsent text (its draft) in memory:
@@ -26,6 +28,7 @@ public struct Options: Equatable, Sendable {
           --data-dir DIR     keep history in DIR (default: $XDG_DATA_HOME/draftline,
                              else ~/.local/share/draftline)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
+          --trace            print a line for every draft event (save, restore, remove...)
           --help             show this help
           --version          show the version
 
@@ -55,6 +58,7 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--editor takes vi or emacs, not '\(mode)'")
                 }
                 editor = mode
+            case "--trace": trace = true
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
             default: throw UsageError("unknown option '\(argument)'")

@@ -223,7 +223,7 @@ enum Benchmark {
     static func measureOpen(_ directory: String, chats: Int) throws -> Double {
         guard chats > 0 else { return 0 }
         let session = Session(
-            contacts: ContactBook.load(directory: directory).book,
+            contacts: ContactBook.load(directory: directory),
             history: try PropertyListHistory(directory: directory))
         var random = SplitMix64(seed: 7)
         var times: [Double] = []
@@ -239,7 +239,7 @@ enum Benchmark {
     /// Median time of a durable send (stored, synced, directory synced), over random chats.
     static func measureSend(_ directory: String, chats: Int, hasContacts: Bool) throws -> Double {
         let session = Session(
-            contacts: ContactBook.load(directory: directory).book,
+            contacts: ContactBook.load(directory: directory),
             history: try PropertyListHistory(directory: directory))
         var generator = MessageGenerator(seed: 99)
         var random = SplitMix64(seed: 11)

@@ -35,13 +35,8 @@ enum Draftline {
         do {
             directory = try options.resolvedDataDirectory(environment: ProcessInfo.processInfo.environment)
             let history = try PropertyListHistory(directory: directory)
-            let (contacts, skipped) = ContactBook.load(directory: directory)
-            if skipped > 0 {
-                Console.write(
-                    "warning: \(skipped) entries of contacts.plist have no valid global_key and were skipped\n",
-                    to: .error)
-            }
-            session = Session(contacts: contacts, history: history)
+            session = Session(
+                contacts: ContactBook.load(directory: directory), history: history, tracing: options.trace)
         } catch {
             Console.write("draftline: cannot use the data directory: \(error)\n", to: .error)
             return ExitStatus.failure

@@ -33,7 +33,10 @@ struct PropertyListHistoryTests {
     @Test func appendsRollIntoNumberedSegmentsAndReadBackInOrder() throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
         for index in 0..<10 { try history.append(message("m\(index)"), to: alice) }
-        #expect(scratch.names(in: "data/chats/alice") == ["00000000.plist", "00000001.plist", "00000002.plist"])
+        #expect(
+            scratch.names(in: "data/chats/alice") == ["00000000.plist", "00000001.plist", "00000002.plist", "last"])
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: data + "/chats/alice/last") == "00000002.plist")
         #expect(try history.messageCount(in: alice) == 10)
         #expect(try history.recentMessages(in: alice, limit: 6).map(\.content) == (4..<10).map { "m\($0)" })
         #expect(try history.recentMessages(in: alice, limit: 100).count == 10)
@@ -51,6 +54,20 @@ struct PropertyListHistoryTests {
             let fresh = try PropertyListHistory(directory: data, segmentCapacity: 1)
             #expect(fresh.lastSegment(of: alice) == count - 1)
         }
+    }
+
+    @Test func staleOrBrokenLastLinkIsNotTrusted() throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 2)
+        for index in 0..<7 { try history.append(message("m\(index)"), to: alice) }
+        let link = data + "/chats/alice/last"
+        for target in ["00000001.plist", "00000009.plist", "garbage", "../../../etc/passwd.plist"] {
+            try FileManager.default.removeItem(atPath: link)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let fresh = try PropertyListHistory(directory: data, segmentCapacity: 2)
+            #expect(fresh.lastSegment(of: alice) == 3, "link to \(target)")
+        }
+        try FileManager.default.removeItem(atPath: link)
+        #expect(try PropertyListHistory(directory: data, segmentCapacity: 2).lastSegment(of: alice) == 3)
     }
 
     @Test func filesWrittenByAnotherWriterAreReadWithDefaults() throws {

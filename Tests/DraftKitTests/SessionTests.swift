@@ -5,6 +5,7 @@ import Testing
 /// History kept in memory, able to fail the next append as a full disk would.
 final class MemoryHistory: HistoryStore {
     var stored: [ChatID: [Message]] = [:]
+    var activity: [ChatID: Date] = [:]
     var failNextAppend = false
 
     func append(_ message: Message, to chat: ChatID) throws(StorageError) {
@@ -13,6 +14,7 @@ final class MemoryHistory: HistoryStore {
             throw StorageError("write", path: "memory", code: 28)  // ENOSPC
         }
         stored[chat, default: []].append(message)
+        activity[chat] = Date()
     }
 
     func recentMessages(in chat: ChatID, limit: Int) throws(StorageError) -> [Message] {
@@ -22,7 +24,7 @@ final class MemoryHistory: HistoryStore {
     func messageCount(in chat: ChatID) throws(StorageError) -> Int { stored[chat]?.count ?? 0 }
 
     func chats() throws(StorageError) -> [ChatSummary] {
-        stored.map { ChatSummary(chatID: $0.key, lastMessage: $0.value.last, lastActivity: Date()) }
+        stored.map { ChatSummary(chatID: $0.key, lastMessage: $0.value.last, lastActivity: activity[$0.key]!) }
     }
 
     func takeWarnings() -> [String] { [] }

@@ -76,3 +76,30 @@ struct PipeModeTests {
         #expect(output == "hello 你好 😀|hi\n")
     }
 }
+
+@Suite("The chat list and the draft map on a pipe")
+struct PipeChatListTests {
+    @Test func chatsAndDraftsShowWhatIsWaiting() throws {
+        let fixture = try Fixture()
+        let script = """
+            /open bob
+            hello bob
+            /open alice
+            half a thought\u{18}b
+            /comment topic 8
+            /location 48.8584 2.2945 Tour Eiffel
+            /chats
+            /drafts
+            """
+        let result = try fixture.runPiped(script + "\n")
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let chats = try #require(
+            lines.firstIndex { $0.contains("topic 8 · you: [location 48.8584, 2.2945 Tour Eiffel]") })
+        #expect(lines[chats + 1].contains("alice (Alice Chen) · (no messages)"))
+        #expect(lines[chats + 2] == "      Draft: half a thought")
+        #expect(lines[chats + 3].contains("bob (Bob Okafor) · you: hello bob"))
+        #expect(lines.contains("drafts in memory (1):"))
+        #expect(lines.contains { $0.hasPrefix("  privateMessage_alice  \"half a thought\"  cursor 14  media 0  age ") })
+    }
+}

@@ -97,6 +97,11 @@ public final class Fixture {
             guard let walker = FileManager.default.enumerator(atPath: directory) else { continue }
             for case let name as String in walker {
                 let path = directory + "/" + name
+                // Regular files only: a symbolic link would count its target twice.
+                guard
+                    (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType)
+                        == .typeRegular
+                else { continue }
                 if let data = FileManager.default.contents(atPath: path),
                     data.range(of: Data(needle.utf8)) != nil
                 {

@@ -29,11 +29,23 @@ public final class Session {
     /// Whether every draft event is printed (`--trace`, `/trace on`).
     public var isTracing: Bool
 
-    /// The users one can chat with.
-    public let contacts: ContactBook
+    /// The users one can chat with, loaded when first needed (not at start-up).
+    public private(set) lazy var contacts: ContactBook = {
+        let book = loadContacts()
+        if book.skipped > 0 {
+            warnings.append("\(book.skipped) entries of contacts.plist have no valid global_key and were skipped")
+        }
+        return book
+    }()
+    private let loadContacts: () -> ContactBook
+    private var warnings: [String] = []
     /// Where messages are kept.
     public let history: any HistoryStore
 
+    /// When this session last stored a message in each chat. File times come from the
+    /// kernel's coarse clock, which can lag a few milliseconds behind draft times, so the
+    /// chat list orders this session's own activity by these.
+    private var sentAt: [ChatID: Date] = [:]
     /// Drafts that were discarded, emptied or cleared, most recent last, for `/undo`.
     private var lost: [(key: DraftKey, draft: DraftStore.Removed)] = []
     private let workingDirectory: String
@@ -46,13 +58,14 @@ public final class Session {
     /// How many lost drafts `/undo` can bring back.
     public static let undoDepth = 20
 
-    /// Makes a session. `workingDirectory` and `home` resolve the paths given to `/attach`.
+    /// Makes a session. `contacts` is evaluated when first needed; `workingDirectory` and
+    /// `home` resolve the paths given to `/attach`.
     public init(
-        contacts: ContactBook, history: any HistoryStore, tracing: Bool = false,
+        contacts: @autoclosure @escaping () -> ContactBook, history: any HistoryStore, tracing: Bool = false,
         workingDirectory: String = FileManager.default.currentDirectoryPath,
         home: String? = ProcessInfo.processInfo.environment["HOME"], clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.contacts = contacts
+        self.loadContacts = contacts
         self.history = history
         self.isTracing = tracing
         self.workingDirectory = workingDirectory
@@ -110,7 +123,8 @@ public final class Session {
                 output += send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
             }
         }
-        output += history.takeWarnings().map { OutputLine(.warning, $0) }
+        output += (warnings + history.takeWarnings()).map { OutputLine(.warning, $0) }
+        warnings = []
         return output
     }
 
@@ -170,7 +184,7 @@ public final class Session {
             message.longitude = longitude
             message.address = address
             do {
-                try history.append(message, to: target.chatID)
+                try store(message, in: target.chatID)
             } catch {
                 hadSendFailure = true
                 throw .notSent(error.description)
@@ -398,7 +412,7 @@ public final class Session {
             message.type = attachment.messageType
             message.filePath = attachment.path
             do {
-                try history.append(message, to: target.chatID)
+                try store(message, in: target.chatID)
             } catch {
                 return output + putBack(text, pending, for: key, after: error)
             }
@@ -408,13 +422,18 @@ public final class Session {
         if !blank {
             let message = makeMessage(text, to: target)
             do {
-                try history.append(message, to: target.chatID)
+                try store(message, in: target.chatID)
             } catch {
                 return output + putBack(text, [], for: key, after: error)
             }
             output.append(Self.info(Self.render(message)))
         }
         return output
+    }
+
+    private func store(_ message: Message, in chat: ChatID) throws(StorageError) {
+        try history.append(message, to: chat)
+        sentAt[chat] = drafts.now()
     }
 
     /// After a failed write: what was not stored becomes the draft again.
@@ -487,7 +506,11 @@ public final class Session {
         let summaries: [ChatSummary]
         do { summaries = try history.chats() } catch { throw .historyUnreadable(error.description) }
         var entries: [ChatID: (activity: Date, last: Message?)] = [:]
-        for summary in summaries { entries[summary.chatID] = (summary.lastActivity, summary.lastMessage) }
+        for summary in summaries {
+            entries[summary.chatID] = (
+                max(summary.lastActivity, sentAt[summary.chatID] ?? .distantPast), summary.lastMessage
+            )
+        }
         for key in drafts.keys {
             let chat = key.target.chatID
             let changed = drafts.updated[key] ?? .distantPast

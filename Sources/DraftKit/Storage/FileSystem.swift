@@ -100,6 +100,28 @@ enum FileSystem {
         return names
     }
 
+    /// Points the symbolic link `path` at `target`, replacing it atomically: the link is
+    /// made in `temporaryDirectory` (`symlink`) and renamed over `path`. Not synced: used
+    /// for hints that are checked before use.
+    static func replaceLink(_ path: String, to target: String, temporaryDirectory: String) throws(StorageError) {
+        let temporary = "\(temporaryDirectory)/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).link"
+        guard symlink(target, temporary) == 0 else { throw StorageError("symlink", path: temporary) }
+        do throws(StorageError) {
+            try rename(temporary, to: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// The target of a symbolic link (`readlink`), or `nil`.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Removes a file (`unlink`); a missing file is not an error.
     static func remove(_ path: String) throws(StorageError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw StorageError("unlink", path: path) }

@@ -10,6 +10,7 @@ import Glibc
 /// <data>/tmp/                      temporary files, renamed into place when complete
 /// <data>/chats/<chatID>/00000000.plist
 /// <data>/chats/<chatID>/00000001.plist  ...
+/// <data>/chats/<chatID>/last       symbolic link to the last segment: a hint
 /// ```
 ///
 /// Each chat is a directory of numbered *segments*. A segment is a binary property list
@@ -21,7 +22,9 @@ import Glibc
 /// it on every send, so sending and opening cost more the longer the history. Here a
 /// send reads and rewrites one small segment, and opening a chat reads only its last one
 /// or two segments, whatever the size of the history; start-up reads none of it. The
-/// last segment is found by probing file names (a few `stat` calls), not by listing.
+/// last segment is found through the `last` link, checked with two `stat` calls (it is
+/// replaced only when a new segment starts, so a crash can leave it stale); when it is
+/// missing or stale, by probing file names, never by listing the directory.
 ///
 /// ## Safety
 ///
@@ -88,7 +91,7 @@ public final class PropertyListHistory: HistoryStore {
             }
             messages.append(message)
             try writeSegment(chat, index, messages)
-            lastSegmentHint[chat] = index
+            noteLastSegment(chat, index)
         }
     }
 
@@ -117,7 +120,7 @@ public final class PropertyListHistory: HistoryStore {
                 rest = rest.dropFirst(room)
                 try writeSegment(chat, index, segment, durable: durable)
             }
-            lastSegmentHint[chat] = index
+            noteLastSegment(chat, index)
         }
     }
 
@@ -171,12 +174,18 @@ public final class PropertyListHistory: HistoryStore {
 
     /// The index of a chat's last segment, or `nil` when it has none.
     ///
-    /// Segments are numbered from 0 without gaps, so the last one is found by probing:
-    /// first the remembered index and the one after it, else a doubling search and a
-    /// binary search over `stat` calls.
+    /// Segments are numbered from 0 without gaps, so a hint is right when its segment
+    /// exists and the next does not. The hints tried: the index this object remembers,
+    /// then the `last` link; else a doubling search and a binary search over `stat` calls.
     func lastSegment(of chat: ChatID) -> Int? {
         func exists(_ index: Int) -> Bool { FileSystem.exists(segmentPath(chat, index)) }
         if let hint = lastSegmentHint[chat], exists(hint), !exists(hint + 1) { return hint }
+        if let link = FileSystem.linkTarget(path(of: chat) + "/last"), link.hasSuffix(".plist"),
+            let hint = Int(link.dropLast(6)), exists(hint), !exists(hint + 1)
+        {
+            lastSegmentHint[chat] = hint
+            return hint
+        }
         guard exists(0) else { return nil }
         var low = 0
         var high = 1
@@ -190,6 +199,17 @@ public final class PropertyListHistory: HistoryStore {
         }
         lastSegmentHint[chat] = low
         return low
+    }
+
+    /// Remembers a chat's last segment, and moves its `last` link when a new segment
+    /// started. A link that cannot be made only costs the next reader a probe.
+    private func noteLastSegment(_ chat: ChatID, _ index: Int) {
+        let link = path(of: chat) + "/last"
+        let target = String(segmentPath(chat, index).split(separator: "/").last!)
+        if FileSystem.linkTarget(link) != target {
+            try? FileSystem.replaceLink(link, to: target, temporaryDirectory: temporaryDirectory)
+        }
+        lastSegmentHint[chat] = index
     }
 
     /// Reads one segment; `nil` when it does not exist. A segment that does not parse is
