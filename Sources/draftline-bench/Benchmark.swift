@@ -132,28 +132,61 @@ enum Benchmark {
             ("1 chat × \(count(100_000 / scale))", 100_000 / scale, 1),
         ]
         print("draftline-bench: segment capacity \(PropertyListHistory.defaultSegmentCapacity) messages")
-        print("(medians; send: durable, \(sendSamples) sends; start: \(startSamples) starts to the first prompt;")
-        print(
-            " open: /open with the last \(Session.openHistoryCount) messages, \(openSamples) opens; peak: start-up RSS)"
-        )
+        print("(medians, samples taken round-robin across sizes; send: durable, \(sendSamples) sends;")
+        print(" start: \(startSamples) starts to the first prompt; open: /open with the last")
+        print(" \(Session.openHistoryCount) messages, \(openSamples) opens; peak memory: VmHWM at the first prompt)")
         print("")
+        // Fill every size first, then take the samples round-robin across sizes, so that
+        // whatever else the machine does lands on all sizes alike.
+        var directories: [String] = []
+        var fillTimes: [Double] = []
+        for (index, size) in sizes.enumerated() {
+            let directory = "\(scratch)/data-\(index)"
+            fillTimes.append(try time { try fill(directory, messages: size.messages, chats: max(size.chats, 1)) })
+            if size.messages == 0 { try? FileManager.default.removeItem(atPath: directory + "/contacts.plist") }
+            directories.append(directory)
+        }
+        var starts = Array(repeating: [Double](), count: sizes.count)
+        var memories = Array(repeating: [Double](), count: sizes.count)
+        for _ in 0..<startSamples {
+            for index in sizes.indices {
+                let (seconds, megabytes) = try measureStart(directories[index])
+                starts[index].append(seconds)
+                memories[index].append(megabytes)
+            }
+        }
+        let sessions = sizes.indices.map { index in
+            Session(
+                contacts: ContactBook.load(directory: directories[index]),
+                history: try! PropertyListHistory(directory: directories[index]))
+        }
+        var opens = Array(repeating: [Double](), count: sizes.count)
+        var sends = Array(repeating: [Double](), count: sizes.count)
+        var random = SplitMix64(seed: 7)
+        var generator = MessageGenerator(seed: 99)
+        for _ in 0..<(openSamples / 10) {
+            for (index, size) in sizes.enumerated() where size.chats > 0 {
+                opens[index] += try measureOpens(sessions[index], chats: size.chats, count: 10, random: &random)
+            }
+        }
+        for _ in 0..<(sendSamples / 10) {
+            for (index, size) in sizes.enumerated() {
+                sends[index] += try measureSends(
+                    sessions[index], chats: max(size.chats, 1), hasContacts: size.messages > 0, count: 10,
+                    random: &random, generator: &generator)
+            }
+        }
         print(pad("history", 22) + pad("send", 12) + pad("start", 12) + pad("open", 12) + "peak memory")
         var rows: [Row] = []
         for (index, size) in sizes.enumerated() {
-            let directory = "\(scratch)/data-\(index)"
-            let fillTime = try time { try fill(directory, messages: size.messages, chats: max(size.chats, 1)) }
-            var row = Row(name: size.name, messages: size.messages)
-            if size.messages == 0 {
-                try? FileManager.default.removeItem(atPath: directory + "/contacts.plist")
-            }
-            (row.start, row.memory) = try measureStart(directory)
-            row.open = try measureOpen(directory, chats: size.chats)
-            row.send = try measureSend(directory, chats: max(size.chats, 1), hasContacts: size.messages > 0)
+            let row = Row(
+                name: size.name, messages: size.messages, send: median(sends[index]), start: median(starts[index]),
+                open: median(opens[index]), memory: median(memories[index]))
             rows.append(row)
             print(
                 pad(row.name, 22) + pad(format(seconds: row.send), 12) + pad(format(seconds: row.start), 12)
                     + pad(size.chats == 0 ? "-" : format(seconds: row.open), 12)
-                    + String(format: "%.1f MB", row.memory) + "   (filled in \(format(seconds: fillTime)))")
+                    + String(format: "%.1f MB", row.memory) + "   (filled in \(format(seconds: fillTimes[index])))")
         }
 
         let floor = try measureFloor(scratch)
@@ -195,67 +228,59 @@ enum Benchmark {
     }
 
     static let sendSamples = 200
-    static let startSamples = 7
+    static let startSamples = 21
     static let openSamples = 200
 
-    /// Median time from spawning draftline on a pseudo-terminal to its first prompt with the
-    /// terminal in raw mode, and the median peak memory of those runs (MB).
+    /// One start: the time from spawning draftline on a pseudo-terminal to its first
+    /// prompt with the terminal in raw mode, and its peak memory then (MB).
     static func measureStart(_ directory: String) throws -> (Double, Double) {
-        var times: [Double] = []
-        var memory: [Double] = []
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("draftline").path
-        for _ in 0..<startSamples {
-            let started = now()
-            let terminal = try PseudoTerminal(
-                executable: executable, arguments: ["--data-dir", directory],
-                environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "HOME": directory])
-            try terminal.waitForPrompt("draftline> ", timeout: 30)
-            times.append(now() - started)
-            memory.append(Double(terminal.peakMemoryKilobytes ?? 0) / 1024)
-            terminal.send("/quit\r")
-            try terminal.waitForExit(timeout: 30)
-        }
-        return (median(times), median(memory))
+        let started = now()
+        let terminal = try PseudoTerminal(
+            executable: executable, arguments: ["--data-dir", directory],
+            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "HOME": directory])
+        try terminal.waitForPrompt("draftline> ", timeout: 30)
+        let seconds = now() - started
+        let megabytes = Double(terminal.peakMemoryKilobytes ?? 0) / 1024
+        terminal.send("/quit\r")
+        try terminal.waitForExit(timeout: 30)
+        return (seconds, megabytes)
     }
 
-    /// Median time to open a chat (`/open`, showing its last messages), over random chats.
-    static func measureOpen(_ directory: String, chats: Int) throws -> Double {
-        guard chats > 0 else { return 0 }
-        let session = Session(
-            contacts: ContactBook.load(directory: directory),
-            history: try PropertyListHistory(directory: directory))
-        var random = SplitMix64(seed: 7)
+    /// The times of `count` opens (`/open`, showing the chat's last messages) of random chats.
+    static func measureOpens(
+        _ session: Session, chats: Int, count: Int, random: inout SplitMix64
+    ) throws -> [Double] {
         var times: [Double] = []
-        for _ in 0..<openSamples {
+        for _ in 0..<count {
             let user = userName(Int.random(in: 0..<chats, using: &random))
-            let seconds = time { session.handle(.line("/open \(user)")) }
-            times.append(seconds)
-            session.handle(.line("/back"))
-        }
-        return median(times)
-    }
-
-    /// Median time of a durable send (stored, synced, directory synced), over random chats.
-    static func measureSend(_ directory: String, chats: Int, hasContacts: Bool) throws -> Double {
-        let session = Session(
-            contacts: ContactBook.load(directory: directory),
-            history: try PropertyListHistory(directory: directory))
-        var generator = MessageGenerator(seed: 99)
-        var random = SplitMix64(seed: 11)
-        var times: [Double] = []
-        while times.count < sendSamples {
-            let user = hasContacts ? userName(Int.random(in: 0..<chats, using: &random)) : "alice"
-            session.handle(.line("/open \(user)"))
-            for _ in 0..<10 {
-                let text = generator.content()
-                var output: [OutputLine] = []
-                times.append(time { output = session.handle(.line(text)) })
-                guard output.first?.kind == .info else { throw BenchmarkError("send failed: \(output)") }
+            var output: [OutputLine] = []
+            times.append(time { output = session.handle(.line("/open \(user)")) })
+            guard output.first?.text.hasPrefix("── chat with") == true else {
+                throw BenchmarkError("open failed: \(output)")
             }
             session.handle(.line("/back"))
         }
-        return median(times)
+        return times
+    }
+
+    /// The times of `count` durable sends (stored, synced, directory synced) to a random chat.
+    static func measureSends(
+        _ session: Session, chats: Int, hasContacts: Bool, count: Int, random: inout SplitMix64,
+        generator: inout MessageGenerator
+    ) throws -> [Double] {
+        let user = hasContacts ? userName(Int.random(in: 0..<chats, using: &random)) : "alice"
+        session.handle(.line("/open \(user)"))
+        defer { session.handle(.line("/back")) }
+        var times: [Double] = []
+        for _ in 0..<count {
+            let text = generator.content()
+            var output: [OutputLine] = []
+            times.append(time { output = session.handle(.line(text)) })
+            guard output.first?.kind == .info else { throw BenchmarkError("send failed: \(output)") }
+        }
+        return times
     }
 
     // MARK: - floor and baseline
