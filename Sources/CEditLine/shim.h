@@ -59,6 +59,14 @@ static inline int dl_el_bind(EditLine *el, const char *keys, const char *functio
     return el_set(el, EL_BIND, keys, function, NULL);
 }
 
+/// The signature of a character-reading function: `(editor, out) -> 1, 0 at EOF, -1`.
+typedef int (*dl_read_function)(EditLine *, wchar_t *);
+
+/// `el_set(el, EL_GETCFN, f)`; `NULL` puts back libedit's own reader (`EL_BUILTIN_GETCFN`).
+static inline int dl_el_set_read_function(EditLine *el, dl_read_function f) {
+    return el_set(el, EL_GETCFN, f == NULL ? EL_BUILTIN_GETCFN : f);
+}
+
 /// `el_set(el, EL_CLIENTDATA, data)`.
 static inline int dl_el_set_client_data(EditLine *el, void *data) {
     return el_set(el, EL_CLIENTDATA, data);

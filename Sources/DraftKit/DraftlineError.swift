@@ -38,6 +38,10 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case nothingToUndo
     /// `/trace` with something other than on or off.
     case invalidSwitch(String)
+    /// A tour speed that is not a number above 0 and at most 1000.
+    case invalidSpeed(String)
+    /// `/tour` without a terminal.
+    case tourNeedsTerminal
 
     public var description: String {
         switch self {
@@ -81,6 +85,10 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "nothing to undo: no draft was discarded, emptied or lost to a failed send"
         case .invalidSwitch(let text):
             return "'\(text)': use /trace on or /trace off"
+        case .invalidSpeed(let text):
+            return "'\(text)' is not a speed: give a number above 0 and at most 1000 (2 is twice as fast)"
+        case .tourNeedsTerminal:
+            return "the tour types into the edit line, so it needs a terminal"
         }
     }
 }

@@ -6,6 +6,10 @@ public struct Options: Equatable, Sendable {
     public var editor: String?
     /// `--trace`: print a line for every draft event from the start.
     public var trace = false
+    /// `--tour`: play the guided tour instead of the REPL.
+    public var tour = false
+    /// `--tour-speed N`: the tour's pace, 1 being a person's.
+    public var tourSpeed: Double = 1
     /// `--help`.
     public var showHelp = false
     /// `--version`.
@@ -19,6 +23,7 @@ public struct Options: Equatable, Sendable {
     /// The usage text `--help` prints.
     public static let usage = """
         usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace]
+               draftline --tour [--tour-speed N]
                draftline --help | --version
 
         A terminal chat that keeps each conversation's unsent text (its draft) in memory:
@@ -29,6 +34,9 @@ public struct Options: Equatable, Sendable {
                              else ~/.local/share/draftline)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
           --trace            print a line for every draft event (save, restore, remove...)
+          --tour             play a guided tour of the draft flow (needs a terminal;
+                             uses a scratch data directory; any key skips ahead)
+          --tour-speed N     type the tour N times as fast (default 1)
           --help             show this help
           --version          show the version
 
@@ -59,6 +67,13 @@ public struct Options: Equatable, Sendable {
                 }
                 editor = mode
             case "--trace": trace = true
+            case "--tour": tour = true
+            case "--tour-speed":
+                let text = try value(for: argument)
+                guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {
+                    throw UsageError("--tour-speed takes a number above 0 and at most 1000, not '\(text)'")
+                }
+                tourSpeed = speed
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
             default: throw UsageError("unknown option '\(argument)'")

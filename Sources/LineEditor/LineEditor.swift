@@ -47,6 +47,17 @@ public final class LineEditor {
     /// Called with the text before the cursor when the completion key is pressed.
     public var completer: ((String) -> Completion)?
 
+    /// Where keystrokes come from: `nil` for the terminal, through libedit's own reader;
+    /// otherwise a closure that returns the next key, or `nil` for end of input.
+    ///
+    /// Wraps `el_set(EL_GETCFN)`. Keys from a source go through the editor exactly as
+    /// typed ones do: bindings fire, the pre-fill works. draftline's tour types with it.
+    public var keySource: (() -> Unicode.Scalar?)? {
+        didSet {
+            _ = dl_el_set_read_function(editLine, keySource == nil ? nil : Self.readTrampoline)
+        }
+    }
+
     /// The private key sequence that inserts a pending pre-fill. A control-key sequence:
     /// one starting with ESC would break ESC in vi mode.
     static let prefillSequence = "^X^]"
@@ -277,6 +288,14 @@ public final class LineEditor {
         { el, _ in dispatch(el, slot: 6) }, { el, _ in dispatch(el, slot: 7) },
         { el, _ in dispatch(el, slot: 8) }, { el, _ in dispatch(el, slot: 9) },
     ]
+
+    private static let readTrampoline: @convention(c) (OpaquePointer?, UnsafeMutablePointer<wchar_t>?) -> Int32 = {
+        el, out in
+        guard let editor = from(el), let source = editor.keySource else { return -1 }
+        guard let scalar = source() else { return 0 }
+        out?.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
+    }
 
     private static func string(from wide: UnsafePointer<wchar_t>, count: Int) -> String {
         var scalars = String.UnicodeScalarView()

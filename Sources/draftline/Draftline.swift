@@ -30,6 +30,15 @@ enum Draftline {
             Console.write("draftline \(Options.version)\n", to: .output)
             return ExitStatus.success
         }
+        let terminal = isatty(0) == 1 && isatty(1) == 1
+        if options.tour {
+            guard terminal else {
+                Console.write("draftline: \(DraftlineError.tourNeedsTerminal)\n", to: .error)
+                return ExitStatus.failure
+            }
+            Console.decideColour(environment: ProcessInfo.processInfo.environment)
+            return TerminalREPL.playTour(options: options)
+        }
         let session: Session
         let directory: String
         do {
@@ -41,7 +50,8 @@ enum Draftline {
             Console.write("draftline: cannot use the data directory: \(error)\n", to: .error)
             return ExitStatus.failure
         }
-        if isatty(0) == 1 && isatty(1) == 1 {
+        if terminal {
+            Console.decideColour(environment: ProcessInfo.processInfo.environment)
             return TerminalREPL(session: session, options: options, directory: directory).run()
         }
         return PipeREPL(session: session).run()

@@ -1,4 +1,5 @@
 import DraftKit
+import Foundation
 import Glibc
 import LineEditor
 
@@ -8,58 +9,90 @@ struct TerminalREPL {
     let options: Options
     let directory: String
 
-    func run() -> Int32 {
+    /// `draftline --tour`: the tour alone, without opening the user's data directory.
+    static func playTour(options: Options) -> Int32 {
         Signals.install()
-        let editor: LineEditor
         do {
-            editor = try makeEditor()
+            let editor = try makeEditor(options: options, completing: nil)
+            return TourPlayer(editor: editor, speed: options.tourSpeed).play()
+                ? Draftline.ExitStatus.success : Draftline.ExitStatus.failure
         } catch {
             Console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.failure
         }
+    }
+
+    func run() -> Int32 {
+        Signals.install()
+        let editor: LineEditor
+        do {
+            editor = try Self.makeEditor(options: options, completing: session)
+        } catch {
+            Console.write("draftline: \(error)\n", to: .error)
+            return Draftline.ExitStatus.failure
+        }
+        session.canPlayTour = true
         let lineHistory = LineHistoryFile(directory: directory)
         var entered = lineHistory.load()
         editor.setHistory(entered)
         Console.write(
-            "draftline: each chat keeps its unsent text as a draft while draftline runs. /help lists commands.\n",
-            to: .output)
+            "draftline: each chat keeps its unsent text as a draft while draftline runs. "
+                + "/help lists commands, /tour shows the flow.\n", to: .output)
         while !session.hasQuit {
-            let prefill = session.prefill
-            let input = editor.readLine(prompt: session.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor)
-            let event: InputEvent
-            switch input {
-            case .entered(let line):
-                if !line.isEmpty {
-                    editor.addHistory(line)
-                    entered.append(line)
-                    do { try lineHistory.save(entered) } catch {
-                        Console.write("warning: the edit-line history was not saved: \(error)\n", to: .error)
-                    }
+            let event = Self.readEvent(for: session, with: editor) { line in
+                editor.addHistory(line)
+                entered.append(line)
+                do { try lineHistory.save(entered) } catch {
+                    Console.write(
+                        "warning: the edit-line history was not saved: \(error)\n", to: .error, style: .warning)
                 }
-                event = .line(line)
-            case .left(let text, let cursor, let function):
-                Console.write("\n", to: .output)
-                guard let key = LeaveKey(functionName: function) else { continue }
-                event = .leave(key, TextDraft(text: text, cursor: cursor))
-            case .interrupted:
-                Console.write("\n", to: .output)
-                event = .interrupt
-            case .endOfFile:
-                Console.write("\n", to: .output)
-                event = .endOfInput
             }
+            guard let event else { continue }
             Console.show(session.handle(event))
+            if let speed = session.takeRequestedTour() {
+                TourPlayer(editor: editor, speed: speed).play()
+            }
         }
         return Draftline.ExitStatus.success
     }
 
-    private func makeEditor() throws(LineEditorError) -> LineEditor {
+    /// Reads one edit line for `session`, pre-filled with its draft, and turns what
+    /// happened into an event; `entered` sees each non-empty line entered with Enter.
+    static func readEvent(
+        for session: Session, with editor: LineEditor, entered: (String) -> Void = { _ in }
+    ) -> InputEvent? {
+        let prefill = session.prefill
+        switch editor.readLine(prompt: session.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor) {
+        case .entered(let line):
+            if !line.isEmpty { entered(line) }
+            return .line(line)
+        case .left(let text, let cursor, let function):
+            Console.write("\n", to: .output)
+            guard let key = LeaveKey(functionName: function) else { return nil }
+            return .leave(key, TextDraft(text: text, cursor: cursor))
+        case .interrupted:
+            Console.write("\n", to: .output)
+            return .interrupt
+        case .endOfFile:
+            Console.write("\n", to: .output)
+            return .endOfInput
+        }
+    }
+
+    /// An editor with draftline's key functions, `~/.editrc` read, and Tab completing
+    /// for `session`.
+    private static func makeEditor(
+        options: Options, completing session: Session?
+    ) throws(LineEditorError)
+        -> LineEditor
+    {
         let editor = try LineEditor(programName: "draftline")
         for key in LeaveKey.allCases {
             try editor.addLeavingFunction(named: key.functionName, help: key.help)
             try editor.bind(key.defaultKeys, to: key.functionName)
         }
-        editor.completer = { [session] before in
+        editor.completer = { [weak session] before in
+            guard let session else { return .none }
             switch session.complete(before) {
             case .insert(let text): return .insert(text)
             case .list(let candidates): return .list(candidates)

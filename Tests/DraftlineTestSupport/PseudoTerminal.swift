@@ -128,13 +128,18 @@ public final class PseudoTerminal {
     @discardableResult
     public func waitForPrompt(_ prompt: String, timeout: Double = 10) throws -> String {
         let before = try waitFor(prompt, timeout: timeout)
+        try waitForRawMode(timeout: timeout)
+        return before
+    }
+
+    /// Waits until the terminal is in raw mode: the line editor is reading keys.
+    public func waitForRawMode(timeout: Double = 10) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while isCanonical {
             guard try pump(until: min(deadline, Date().addingTimeInterval(0.01))) || Date() < deadline else {
-                throw fail("the terminal did not enter raw mode after '\(prompt)'")
+                throw fail("the terminal did not enter raw mode")
             }
         }
-        return before
     }
 
     /// Whether the terminal is in canonical (cooked) mode (`tcgetattr`).

@@ -26,6 +26,8 @@ public enum Command: Equatable, Sendable {
     case undo
     /// `/trace on|off`: print a line for every draft event.
     case trace(Bool)
+    /// `/tour [speed]`: play the guided tour (on a terminal).
+    case tour(Double?)
     /// `/help`: commands and key bindings.
     case help
     /// `/quit`: leave draftline; drafts are discarded.
@@ -46,6 +48,7 @@ public enum Command: Equatable, Sendable {
         ("discard", "/discard", "drop this draft (/undo brings it back)"),
         ("undo", "/undo", "bring back the last draft discarded, emptied or lost"),
         ("trace", "/trace on|off", "print a line for every draft event"),
+        ("tour", "/tour [speed]", "play the guided tour of the draft flow (speed: 2 is twice as fast)"),
         ("help", "/help", "this help"),
         ("quit", "/quit", "quit: every draft is discarded, history stays"),
     ]
@@ -118,6 +121,15 @@ public enum Command: Equatable, Sendable {
             case "off": self = .trace(false)
             case let other: throw .invalidSwitch(other)
             }
+        case "tour":
+            guard let text = words.next() else {
+                self = .tour(nil)
+                break
+            }
+            guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {
+                throw .invalidSpeed(text)
+            }
+            self = .tour(speed)
         case "help": self = .help
         default: self = .quit
         }

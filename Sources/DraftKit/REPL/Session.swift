@@ -28,6 +28,10 @@ public final class Session {
     public private(set) var hadSendFailure = false
     /// Whether every draft event is printed (`--trace`, `/trace on`).
     public var isTracing: Bool
+    /// Whether the tour can be played here (a terminal); set by the executable.
+    public var canPlayTour = false
+    /// The tour speed `/tour` asked for, until the executable takes it.
+    public private(set) var requestedTour: Double?
 
     /// The users one can chat with, loaded when first needed (not at start-up).
     public private(set) lazy var contacts: ContactBook = {
@@ -75,6 +79,12 @@ public final class Session {
 
     /// The current screen.
     public var screen: Screen { screens[screens.count - 1] }
+
+    /// Takes the tour `/tour` asked for, if any: its speed.
+    public func takeRequestedTour() -> Double? {
+        defer { requestedTour = nil }
+        return requestedTour
+    }
 
     /// The prompt that names where the user is.
     public var prompt: String {
@@ -218,6 +228,10 @@ public final class Session {
         case .trace(let on):
             isTracing = on
             return [Self.info("trace \(on ? "on: every draft event is shown" : "off")")]
+        case .tour(let speed):
+            guard canPlayTour else { throw .tourNeedsTerminal }
+            requestedTour = speed ?? 1
+            return []
         case .help:
             return helpText().map(Self.info)
         case .quit:

@@ -1,0 +1,115 @@
+import DraftKit
+import Foundation
+import Glibc
+import LineEditor
+
+/// Plays ``Tour`` through the real line editor: each step's narration, then its keys
+/// typed at a person's pace into the edit line, then what draftline answered and the
+/// draft map. Runs on a scratch data directory, removed at the end.
+struct TourPlayer {
+    let editor: LineEditor
+    /// 1 is a person's pace; 2 twice as fast.
+    let speed: Double
+
+    /// Plays the tour; returns whether it ran to the end (Ctrl-C stops it).
+    @discardableResult
+    func play() -> Bool {
+        var template = Array((NSTemporaryDirectory() + "/draftline-tour-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            Console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
+            return false
+        }
+        let scratch = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let session: Session
+        do {
+            session = Session(
+                contacts: ContactBook(), history: try PropertyListHistory(directory: scratch), tracing: true)
+        } catch {
+            Console.write("draftline: cannot start the tour: \(error)\n", to: .error, style: .error)
+            return false
+        }
+        let pacer = Pacer(speed: speed)
+        editor.keySource = { pacer.next() }
+        defer { editor.keySource = nil }
+        Console.write("\n── tour ──\n", to: .output, style: .narration)
+        for step in Tour.steps {
+            Console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
+            pacer.start(step)
+            guard let event = TerminalREPL.readEvent(for: session, with: editor), !pacer.stopped,
+                event != .interrupt, event != .endOfInput
+            else {
+                Console.write("tour stopped\n", to: .output, style: .narration)
+                return false
+            }
+            Console.show(session.handle(event))
+            if !session.hasQuit && !session.isAskingForChat { Console.show(session.handle(.line("/drafts"))) }
+        }
+        Console.write(Self.wrap(Tour.ending) + "\n── end of the tour ──\n", to: .output, style: .narration)
+        return true
+    }
+
+    /// Word-wraps narration to 78 columns.
+    static func wrap(_ text: String, width: Int = 78) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Hands the tour's keys to the line editor one at a time, waiting between them; a key
+/// the user presses meanwhile makes the rest of the step come at once, and Ctrl-C (a
+/// signal during a wait) stops the tour.
+final class Pacer {
+    private let keyDelay: Double
+    private let speed: Double
+    private var keys: [Unicode.Scalar] = []
+    private var index = 0
+    private var firstDelay = 0.0
+    private var skipping = false
+    private(set) var stopped = false
+
+    init(speed: Double) {
+        self.speed = speed
+        keyDelay = 1 / (14 * speed)
+    }
+
+    /// Starts a step: a pause long enough to read its narration, then its keys.
+    func start(_ step: Tour.Step) {
+        keys = Array(step.keys.unicodeScalars)
+        index = 0
+        skipping = false
+        firstDelay = min(4, 0.8 + 0.03 * Double(step.narration.count)) / speed
+    }
+
+    /// The next key, after the pause; `nil` (end of input) when the tour was stopped.
+    func next() -> Unicode.Scalar? {
+        guard !stopped, index < keys.count else { return nil }
+        wait(index == 0 ? firstDelay : keyDelay)
+        guard !stopped else { return nil }
+        defer { index += 1 }
+        return keys[index]
+    }
+
+    /// Waits, watching standard input (the terminal is in raw mode while libedit reads).
+    private func wait(_ seconds: Double) {
+        guard !skipping, seconds > 0 else { return }
+        var watcher = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&watcher, 1, Int32(seconds * 1000))
+        if ready < 0 && errno == EINTR {
+            stopped = true
+        } else if ready > 0 {
+            var discard = [UInt8](repeating: 0, count: 256)
+            _ = read(0, &discard, discard.count)
+            skipping = true
+        }
+    }
+}

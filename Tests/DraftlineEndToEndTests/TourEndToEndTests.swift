@@ -1,0 +1,69 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// The guided tour, typed through the real line editor on a pseudo-terminal.
+@Suite("The guided tour on a terminal", .serialized)
+struct TourEndToEndTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    @Test func tourPlaysToTheEndOnAScratchDirectory() throws {
+        let terminal = try fixture.startTerminal(["--tour", "--tour-speed", "40"])
+        try terminal.waitFor("── tour ──")
+        let played = try terminal.waitFor("── end of the tour ──", timeout: 60)
+        #expect(try terminal.waitForExit() == .exited(0))
+        for expected in [
+            "trace: saved privateMessage_alice", "global_key: bob", "trace: restored privateMessage_alice",
+            "you: Bob's ID is bob", "trace: removed privateMessage_alice", "privateMessage_bob  \"See you at 6\"",
+            "1 draft discarded: privateMessage_bob",
+        ] {
+            #expect(played.contains(expected), "missing \(expected)")
+        }
+        #expect(!played.contains("error:"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.dataDirectory), "the user's data directory was touched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.root + "/tmp") == [], "scratch left behind")
+    }
+
+    @Test func anyKeySkipsAhead() throws {
+        // At this speed a step's pause alone is minutes: only skipping gets through.
+        let terminal = try fixture.startTerminal(["--tour", "--tour-speed", "0.01"])
+        for step in Tour.steps {
+            try terminal.waitFor(String(step.narration.prefix(20)), timeout: 20)
+            try terminal.waitForRawMode()
+            terminal.send(" ")
+        }
+        try terminal.waitFor("── end of the tour ──", timeout: 20)
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
+    @Test func tourFromInsideLeavesTheUsersDraftsAndHistoryAlone() throws {
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        terminal.send("/open carol\r")
+        try terminal.waitForPrompt("carol> ")
+        terminal.send("mine\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        terminal.send("/tour 40\r")
+        try terminal.waitFor("── end of the tour ──", timeout: 60)
+        try terminal.waitForPrompt("draftline> ")
+        terminal.send("/open carol\r")
+        try terminal.waitForPrompt("carol> ")
+        terminal.send("\r")
+        try terminal.waitForPrompt("carol> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "carol").map(\.content) == ["mine"])
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    @Test func tourNeedsATerminal() throws {
+        let result = try fixture.runPiped("", arguments: ["--tour"])
+        #expect(result.status == 1)
+        #expect(result.error == "draftline: the tour types into the edit line, so it needs a terminal\n")
+        let inside = try fixture.runPiped("/tour\n")
+        #expect(inside.error.contains("needs a terminal"))
+    }
+}
