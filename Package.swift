@@ -26,13 +26,14 @@ let package = Package(
 
         // Examples: small programs run with `swift run <name>`.
         .executableTarget(name: "draft-rules", dependencies: ["DraftKit"], path: "Examples/draft-rules"),
+        .executableTarget(name: "history-reader", dependencies: ["DraftKit"], path: "Examples/history-reader"),
 
         // Tests.
         .target(name: "DraftlineTestSupport", dependencies: ["DraftKit"], path: "Tests/DraftlineTestSupport"),
         .testTarget(name: "DraftKitTests", dependencies: ["DraftKit"]),
         .testTarget(
             name: "DraftlineEndToEndTests",
-            dependencies: ["DraftKit", "DraftlineTestSupport", "draftline"]
+            dependencies: ["DraftKit", "DraftlineTestSupport", "draftline", "history-reader", "draft-rules"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,62 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// The programs and scripts in Examples/, run as a user would run them.
+@Suite("Examples")
+struct ExampleTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    static func sibling(_ name: String) -> String {
+        URL(fileURLWithPath: Fixture.executable).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    @Test(arguments: ["draft-flow", "two-chats", "comment-thread"])
+    func scriptedSessionPrintsWhatItsExpectedFileSays(_ name: String) throws {
+        let fixture = try Fixture()
+        let script = Self.examples.appendingPathComponent("sessions/\(name).sh").path
+        let expected = try String(
+            contentsOfFile: Self.examples.appendingPathComponent("sessions/\(name).expected").path, encoding: .utf8)
+        let result = try Self.run("/bin/sh", [script, Fixture.executable, fixture.dataDirectory])
+        #expect(result.status == 0)
+        #expect(result.output == expected)
+    }
+
+    @Test func historyReaderPrintsAChatFromItsFiles() throws {
+        let fixture = try Fixture()
+        let lines = (1...20).map { "line \($0) 你好" }.joined(separator: "\n")
+        let attachment = fixture.root + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: attachment, contents: Data("notes".utf8)))
+        _ = try fixture.runPiped("/open alice\n\(lines)\n/attach \(attachment)\n\n")
+        let result = try Self.run(Self.sibling("history-reader"), ["alice", "--data-dir", fixture.dataDirectory])
+        #expect(result.status == 0)
+        let printed = result.output.split(separator: "\n")
+        #expect(printed.count == 22)
+        #expect(printed[0].hasPrefix("00000000.plist  ") && printed[0].hasSuffix("[text]  line 1 你好"))
+        #expect(printed[20].hasPrefix("00000001.plist  ") && printed[20].contains("[file]"))
+        #expect(printed[21].hasPrefix("2 segment(s) in "))
+    }
+
+    @Test func draftRulesShowsTheWholeLifeOfADraft() throws {
+        let result = try Self.run(Self.sibling("draft-rules"), [])
+        #expect(result.status == 0)
+        #expect(result.output.contains("{ privateMessage_alice = \"Bob's ID is \" @12 }"))
+        #expect(result.output.contains("quit: every draft is forgotten               {  }"))
+    }
+}
