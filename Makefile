@@ -7,7 +7,7 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test lint format bench clean
+.PHONY: all setup build run test lint format bench docs install uninstall clean
 
 all: build
 
@@ -31,6 +31,28 @@ run: build
 test: setup lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The benchmark: release build, figures and ratios printed (takes a few minutes).
+bench: setup
+	$(SWIFT) build -c release
+	$(SWIFT) run -c release --skip-build draftline-bench
+
+# The DraftKit documentation (DocC): .build/docs/index.html.
+docs: setup
+	$(SWIFT) build --target DraftKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
+	docc convert Sources/DraftKit/DraftKit.docc --additional-symbol-graph-dir .build/symbol-graphs \
+		--fallback-display-name DraftKit --fallback-bundle-identifier org.draftline.DraftKit \
+		--output-path .build/docs --analyze
+
+# Installs draftline and its man page under PREFIX (default /usr/local).
+install: setup
+	$(SWIFT) build -c release --product draftline
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/draftline" $(DESTDIR)$(PREFIX)/bin/draftline
+	install -m 644 Documentation/draftline.1 $(DESTDIR)$(PREFIX)/share/man/man1/draftline.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/draftline $(DESTDIR)$(PREFIX)/share/man/man1/draftline.1
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Examples
