@@ -42,6 +42,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidSpeed(String)
     /// `/tour` without a terminal.
     case tourNeedsTerminal
+    /// A line longer than ``Session/maximumLineBytes``; its size in bytes.
+    case lineTooLong(Int)
 
     public var description: String {
         switch self {
@@ -89,6 +91,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "'\(text)' is not a speed: give a number above 0 and at most 1000 (2 is twice as fast)"
         case .tourNeedsTerminal:
             return "the tour types into the edit line, so it needs a terminal"
+        case .lineTooLong(let bytes):
+            return "line refused: it is \(bytes / 1024) KiB and the limit is 64 KiB; nothing was sent or changed"
         }
     }
 }

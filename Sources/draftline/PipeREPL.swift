@@ -8,13 +8,25 @@ struct PipeREPL {
     let session: Session
 
     func run() -> Int32 {
-        var input = LineReader(descriptor: 0)
+        var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
+        var number = 0
         while !session.hasQuit {
             guard let line = input.next() else {
                 Console.show(session.handle(.endOfInput))
                 break
             }
-            Console.show(session.handle(PipedLine.event(for: line, prefill: session.prefill)))
+            number += 1
+            switch line {
+            case .tooLong(let bytes):
+                Console.show([OutputLine(.error, "line \(number): \(DraftlineError.lineTooLong(bytes))")])
+            case .text(let text, let repaired):
+                if repaired {
+                    Console.show([
+                        OutputLine(.warning, "line \(number) is not valid UTF-8: each bad byte was read as U+FFFD")
+                    ])
+                }
+                Console.show(session.handle(PipedLine.event(for: text, prefill: session.prefill)))
+            }
         }
         return session.hadSendFailure ? Draftline.ExitStatus.failure : Draftline.ExitStatus.success
     }
@@ -22,32 +34,56 @@ struct PipeREPL {
 
 /// Splits a file descriptor's bytes into lines (`read(2)`), dropping the newline and a CR
 /// before it; a last line without a newline still counts. Invalid UTF-8 becomes U+FFFD.
+/// A line longer than `limit` bytes is not kept: its bytes are skipped up to its newline
+/// and only its length is reported, so memory stays bounded whatever comes in.
 struct LineReader {
+    enum Line: Equatable {
+        /// A line, and whether invalid UTF-8 in it was replaced.
+        case text(String, repaired: Bool)
+        /// A line over the limit, with its length in bytes.
+        case tooLong(Int)
+    }
+
     let descriptor: Int32
+    let limit: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
+    private var skipped = 0
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32, limit: Int) {
+        self.descriptor = descriptor
+        self.limit = limit
+    }
 
-    mutating func next() -> String? {
+    mutating func next() -> Line? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                defer { start = newline + 1 }
+                if skipped > 0 {
+                    defer { skipped = 0 }
+                    return .tooLong(skipped + newline - start)
+                }
                 var end = newline
                 if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = newline + 1
-                return line
+                return Self.decode(buffer[start..<end], limit: limit)
             }
             if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
-                return line
+                guard start < buffer.count || skipped > 0 else { return nil }
+                defer {
+                    start = buffer.count
+                    skipped = 0
+                }
+                if skipped > 0 { return .tooLong(skipped + buffer.count - start) }
+                return Self.decode(buffer[start...], limit: limit)
             }
             if start > 0 {
                 buffer.removeFirst(start)
                 start = 0
+            }
+            if buffer.count > limit {
+                skipped += buffer.count
+                buffer.removeAll(keepingCapacity: true)
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -58,5 +94,11 @@ struct LineReader {
                 buffer.append(contentsOf: chunk[0..<n])
             }
         }
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>, limit: Int) -> Line {
+        if bytes.count > limit { return .tooLong(bytes.count) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return .text(text, repaired: !text.utf8.elementsEqual(bytes))
     }
 }

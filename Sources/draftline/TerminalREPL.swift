@@ -32,6 +32,11 @@ struct TerminalREPL {
             return Draftline.ExitStatus.failure
         }
         session.canPlayTour = true
+        if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
+            Console.write(
+                "warning: the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; "
+                    + "run with LANG=C.UTF-8\n", to: .error, style: .warning)
+        }
         let lineHistory = LineHistoryFile(directory: directory)
         var entered = lineHistory.load()
         editor.setHistory(entered)
@@ -40,6 +45,7 @@ struct TerminalREPL {
                 + "/help lists commands, /tour shows the flow.\n", to: .output)
         while !session.hasQuit {
             let event = Self.readEvent(for: session, with: editor) { line in
+                guard line.utf8.count <= Session.maximumLineBytes else { return }
                 editor.addHistory(line)
                 entered.append(line)
                 do { try lineHistory.save(entered) } catch {

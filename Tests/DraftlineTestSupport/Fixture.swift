@@ -58,6 +58,16 @@ public final class Fixture {
     ) throws -> (
         status: Int32, output: String, error: String
     ) {
+        try runPiped(bytes: Data(input.utf8), arguments: arguments)
+    }
+
+    /// Runs draftline with these bytes on its standard input (any bytes: invalid UTF-8,
+    /// NUL, escape sequences).
+    public func runPiped(
+        bytes input: Data, arguments: [String]? = nil
+    ) throws -> (
+        status: Int32, output: String, error: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments ?? ["--data-dir", dataDirectory]
@@ -70,7 +80,7 @@ public final class Fixture {
         process.standardError = stderr
         try process.run()
         let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
+            stdin.fileHandleForWriting.write(input)
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()

@@ -46,6 +46,7 @@ public final class PseudoTerminal {
         let slavePath = String(cString: ttyname(slave))
         self.master = master
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -91,15 +92,33 @@ public final class PseudoTerminal {
     }
 
     /// Types these keys.
-    public func send(_ keys: String) {
-        var bytes = Array(keys.utf8)
+    public func send(_ keys: String) { send(bytes: Array(keys.utf8)) }
+
+    /// Types these bytes, reading what the child writes meanwhile: a child that echoes a
+    /// long paste would otherwise block on a full terminal while we block writing to it.
+    public func send(bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(master, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
+            var poller = pollfd(fd: master, events: Int16(POLLIN | POLLOUT), revents: 0)
+            guard poll(&poller, 1, 10_000) > 0 else { return }
+            if poller.revents & Int16(POLLIN) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+                if n > 0 { output.append(contentsOf: buffer[0..<n]) }
+            }
+            if poller.revents & Int16(POLLOUT) != 0 {
+                let chunk = min(bytes.count - offset, 1024)
+                let n = bytes.withUnsafeBytes { write(master, $0.baseAddress! + offset, chunk) }
+                if n < 0 && errno != EINTR && errno != EAGAIN { return }
+                if n > 0 { offset += n }
+            }
         }
+    }
+
+    /// Changes the terminal's size (`TIOCSWINSZ`); the child gets SIGWINCH.
+    public func resize(rows: UInt16, columns: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     }
 
     /// The output as text, escape sequences and all.

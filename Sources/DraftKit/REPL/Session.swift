@@ -61,6 +61,8 @@ public final class Session {
     public static let maximumDepth = 64
     /// How many lost drafts `/undo` can bring back.
     public static let undoDepth = 20
+    /// The longest line, message or command, draftline takes: 64 KiB of UTF-8.
+    public static let maximumLineBytes = 64 * 1024
 
     /// Makes a session. `contacts` is evaluated when first needed; `workingDirectory` and
     /// `home` resolve the paths given to `/attach`.
@@ -119,6 +121,8 @@ public final class Session {
             }
         case .leave(let key, let buffer):
             output += leave(with: key, buffer: buffer)
+        case .line(let line) where line.utf8.count > Self.maximumLineBytes:
+            output.append(Self.error(.lineTooLong(line.utf8.count)))
         case .line(let line):
             if isAskingForChat {
                 isAskingForChat = false

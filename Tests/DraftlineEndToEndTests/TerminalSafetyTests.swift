@@ -1,0 +1,232 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Bad input, hostile stored text, signals and configuration, with the real binary.
+@Suite("A terminal that bad input cannot break", .serialized)
+struct TerminalSafetyTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    /// Hostile stored texts, as raw bytes: escape sequences a terminal would act on.
+    static let corpus: [[UInt8]] = [
+        Array("clear \u{1B}[2J screen".utf8), Array("title \u{1B}]0;x\u{07}".utf8),
+        Array("clipboard \u{1B}]52;c;aGVsbG8=\u{07}".utf8),
+        Array("link \u{1B}]8;;http://evil\u{1B}\\click\u{1B}]8;;\u{1B}\\".utf8),
+        Array("report \u{1B}[6n".utf8), Array("window \u{1B}[21t".utf8), Array("dcs \u{1B}P+q544e\u{1B}\\".utf8),
+        Array("apc \u{1B}_payload\u{1B}\\".utf8), Array("c1 \u{9B}31m red".utf8),
+        [0x72, 0x61, 0x77, 0x20, 0x9B, 0x33, 0x31, 0x6D],
+        Array("bidi \u{202E}txt.exe".utf8), [0x62, 0x61, 0x64, 0x20, 0xFF, 0xFE, 0x20, 0x75, 0x74, 0x66],
+        Array("bell \u{07} del \u{7F} nul".utf8), Array("ok 你好 👩‍👩‍👧 🇯🇵".utf8),
+    ]
+
+    /// The bytes a terminal would act on: C0 controls but CR, LF and TAB, DEL, C1 controls
+    /// (raw or as UTF-8), and bidirectional overrides and isolates.
+    static func controlBytes(in bytes: [UInt8]) -> [String] {
+        var found: [String] = []
+        let text = String(decoding: bytes, as: UTF8.self)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x0D, 0x09: continue
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
+                found.append(String(format: "U+%04X", scalar.value))
+            default: continue
+            }
+        }
+        return found
+    }
+
+    @Test func storedEscapeSequencesAreShownHarmlessly() throws {
+        var script = Data("/open alice\n".utf8)
+        for entry in Self.corpus { script.append(contentsOf: entry + [0x0A]) }
+        let stored = try fixture.runPiped(bytes: script)
+        #expect(stored.status == 0)
+        #expect(Self.controlBytes(in: Array(stored.output.utf8)) == [], "pipe output")
+        #expect(try fixture.messages(in: "alice").count == Self.corpus.count)
+
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
+        try terminal.waitForPrompt("draftline> ")
+        terminal.send("/open alice\r")
+        let shown = try terminal.waitForPrompt("alice> ")
+        // What draftline wrote between the echoed command and the next prompt is its own
+        // output only: not one byte of it may drive the terminal.
+        let printed = Array(shown.utf8)
+        #expect(Self.controlBytes(in: printed) == [])
+        for visible in [
+            "^[[2J", "^[]0;x^G", "^[]52;c;", "^[[6n", "^[P+q544e^[\\", "<U+009B>31m", "<U+202E>txt.exe",
+            "^G del ^? nul", "ok 你好 👩‍👩‍👧 🇯🇵",
+        ] {
+            #expect(shown.contains(visible), "\(visible) not shown")
+        }
+        // A terminal answers ESC[6n by typing a cursor report into the input. Had the
+        // request got through, our stand-in terminal would answer it, and the report would
+        // land in the edit line.
+        if terminal.text.contains("\u{1B}[6n") { terminal.send("\u{1B}[12;1R") }
+        terminal.send("clean\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(!terminal.text.contains("\u{1B}[6n"))
+        #expect(try fixture.messages(in: "alice").last?.content == "clean")
+    }
+
+    @Test func namesPathsDraftsAndEchoedInputAreShownHarmlessly() throws {
+        try FileManager.default.createDirectory(atPath: fixture.dataDirectory, withIntermediateDirectories: true)
+        let contacts: [[String: String]] = [["global_key": "eve", "name": "Eve \u{1B}]0;pwned\u{07}\u{202E}"]]
+        try PropertyListSerialization.data(fromPropertyList: contacts, format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: fixture.dataDirectory + "/contacts.plist"))
+        let hostilePath = fixture.root + "/\u{1B}[2Jfile.png"
+        #expect(FileManager.default.createFile(atPath: hostilePath, contents: Data([1])))
+        let script = [
+            "/profile eve", "/open eve", "/attach \(hostilePath)", "/attach /nonexistent/\u{1B}]52;c;eA==\u{07}",
+            "draft \u{1B}[6n\u{202E}\u{18}b", "/open \u{1B}[2J", "/frob\u{1B}[2J", "/chats", "/drafts",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        #expect(Self.controlBytes(in: Array(result.output.utf8)) == [], "standard output")
+        #expect(Self.controlBytes(in: Array(result.error.utf8)) == [], "standard error")
+        for visible in [
+            "name:       Eve ^[]0;pwned^G<U+202E>", "attached: 1) ^[[2Jfile.png [image]",
+            "'/nonexistent/^[]52;c;eA==^G'",
+            "\"draft ^[[6n<U+202E>\"", "'^[[2J' is not a valid global_key", "unknown command '/frob^[[2J'",
+        ] {
+            #expect((result.output + result.error).contains(visible), "\(visible) not shown")
+        }
+    }
+
+    @Test func aPastedMegabyteIsRefusedAndMemoryStaysBounded() throws {
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        let before = terminal.peakMemoryKilobytes ?? 0
+        terminal.send(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0D])
+        try terminal.waitFor("line refused: it is 1024 KiB and the limit is 64 KiB", timeout: 120)
+        try terminal.waitForPrompt("alice> ", timeout: 60)
+        let after = terminal.peakMemoryKilobytes ?? 0
+        #expect(after - before < 50 * 1024, "grew by \(after - before) KiB")
+        terminal.send("fine\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["fine"])
+    }
+
+    func open(_ user: String, on terminal: PseudoTerminal) throws {
+        terminal.send("/open \(user)\r")
+        try terminal.waitForPrompt("\(user)> ")
+    }
+
+    @Test func resizeWhileTypingKeepsTheLine() throws {
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("before ")
+        try terminal.waitFor("before ")
+        terminal.resize(rows: 40, columns: 50)
+        terminal.send("after\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.resize(rows: 20, columns: 120)
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["before after"])
+    }
+
+    @Test func ctrlZThenFgResumesWithTheLineIntact() throws {
+        // A job-control shell in miniature: draftline in its own foreground process group,
+        // continued (as `fg` does) as soon as it stops.
+        let shell = """
+            import os, sys, signal
+            signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            pid = os.fork()
+            if pid == 0:
+                os.setpgid(0, 0)
+                os.tcsetpgrp(0, os.getpgrp())
+                os.execv(sys.argv[1], sys.argv[1:])
+            os.setpgid(pid, pid)
+            while True:
+                _, status = os.waitpid(pid, os.WUNTRACED)
+                if os.WIFSTOPPED(status):
+                    os.write(1, b"\\r\\n[stopped; fg]\\r\\n")
+                    os.tcsetpgrp(0, pid)
+                    os.kill(-pid, signal.SIGCONT)
+                else:
+                    sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let terminal = try PseudoTerminal(
+            executable: "/usr/bin/env",
+            arguments: ["python3", "-c", shell, Fixture.executable, "--data-dir", fixture.dataDirectory],
+            environment: fixture.environment(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]))
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("half ")
+        try terminal.waitFor("half ")
+        terminal.send("\u{1A}")  // Ctrl-Z
+        try terminal.waitFor("[stopped; fg]")
+        try terminal.waitForRawMode()
+        terminal.send("typed after fg\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["half typed after fg"])
+    }
+
+    @Test(arguments: [("bind -v\n", [String]()), ("", ["--editor", "vi"])])
+    func viModeKeepsEveryFunctionAndThePrefill(_ editrc: String, _ arguments: [String]) throws {
+        try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
+        let terminal = try fixture.startTerminal(arguments)
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("in vi\u{18}p")
+        try terminal.waitForPrompt("profile alice> ")
+        terminal.send("/back\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("\u{1B}0i>\r")  // ESC to command mode, 0 to the start, i to insert: the pre-fill is a real line
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("/open bo\t\r")
+        try terminal.waitForPrompt("bob> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == [">in vi"])
+    }
+
+    @Test func editrcNamedByTheEnvironmentIsRead() throws {
+        let path = fixture.root + "/custom-editrc"
+        try "draftline:bind ^T draftline-profile\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let terminal = try fixture.startTerminal(environment: ["EDITRC": path])
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("via EDITRC\u{14}")
+        try terminal.waitForPrompt("profile alice> ")
+        terminal.send("/quit\r")
+        try terminal.waitFor("1 draft discarded: privateMessage_alice")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        for (environment, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false)] {
+            let terminal = try fixture.startTerminal(environment: environment)
+            try terminal.waitForPrompt("draftline> ")
+            terminal.send("/nonsense\r")
+            let shown = try terminal.waitForPrompt("draftline> ")
+            #expect(shown.contains("\u{1B}[31merror: unknown command") == coloured, "\(environment)")
+            #expect(shown.contains("error: unknown command '/nonsense'"))
+            terminal.send("/quit\r")
+            #expect(try terminal.waitForExit() == .exited(0))
+        }
+    }
+
+    @Test func aLocaleThatIsNotUTF8GetsOneWarningAndASCIIStillWorks() throws {
+        let terminal = try fixture.startTerminal(environment: ["LANG": "C", "LC_ALL": "C"])
+        try terminal.waitFor("warning: the locale's character set is ANSI_X3.4-1968, not UTF-8")
+        try terminal.waitForPrompt("draftline> ")
+        try open("alice", on: terminal)
+        terminal.send("plain ascii\r")
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("/quit\r")
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["plain ascii"])
+    }
+}
