@@ -236,6 +236,29 @@ public final class LineEditor {
         slots.append((name, action))
     }
 
+    /// Inserts text at the cursor, every character as it is, NUL included.
+    ///
+    /// `el_winsertstr` takes a NUL-terminated string, so text is inserted in the runs
+    /// between NULs, and each NUL as a one-character placeholder that is then overwritten
+    /// with 0 in libedit's line buffer (which holds NULs like any other character: it
+    /// knows the line's end from `lastchar`). A draft can hold NULs: libedit's own yank can
+    /// put them in the line.
+    private func insertVerbatim(_ text: [wchar_t]) {
+        let placeholder: [wchar_t] = [0xFFFF, 0]
+        var runs = text.split(separator: 0, omittingEmptySubsequences: false)
+        if text.last == 0 { runs.removeLast() }  // the terminator, not a character
+        for (index, run) in runs.enumerated() {
+            if index > 0 {
+                placeholder.withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
+                if let info = el_wline(editLine), info.pointee.cursor > info.pointee.buffer {
+                    UnsafeMutablePointer(mutating: info.pointee.cursor - 1).pointee = 0
+                }
+            }
+            guard !run.isEmpty else { continue }
+            (Array(run) + [0]).withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
+        }
+    }
+
     private func rebind() {
         for binding in bindings { _ = dl_el_bind(editLine, binding.keys, binding.function) }
     }
@@ -249,7 +272,7 @@ public final class LineEditor {
         case .prefill:
             guard let pending = pendingPrefill else { return UInt8(CC_NORM) }
             pendingPrefill = nil
-            pending.text.withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
+            insertVerbatim(pending.text)
             if pending.back > 0 { el_cursor(editLine, -pending.back) }
             return UInt8(CC_REFRESH)
         case .complete:
@@ -258,8 +281,7 @@ public final class LineEditor {
             let before = String(String.UnicodeScalarView(state.text.unicodeScalars.prefix(state.cursor)))
             switch completer(before) {
             case .insert(let text):
-                let wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
-                wide.withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
+                insertVerbatim(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0])
                 return UInt8(CC_REFRESH)
             case .list(let candidates):
                 dl_write_stdout("\n" + candidates.joined(separator: "  ") + "\n")

@@ -1,0 +1,136 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// Seeded random keystrokes through the real line editor: no crash, no stall over 5 s,
+/// and after every leave and return the edit line holds exactly what was left.
+@Suite("Random keystrokes on a terminal", .serialized)
+struct RandomKeystrokeTests {
+    static let sequences = 2000
+    static let seed: UInt64 = 0xD4AF_7115
+
+    static let words = ["hello", "draft", " ", "ID", "bob", "x", "  ", "/", "-", "42"]
+    static let unicode = ["你好", "世界", "草稿", "😀", "👩‍👩‍👧", "🇯🇵", "é"]
+    static let keys = [
+        "\u{01}", "\u{05}", "\u{02}", "\u{06}",  // ^A ^E ^B ^F
+        "\u{1B}[D", "\u{1B}[C", "\u{1B}[A", "\u{1B}[B",  // arrows
+        "\u{1B}b", "\u{1B}f",  // ESC b, ESC f: word motions
+        "\u{17}", "\u{08}", "\u{7F}", "\u{0B}", "\u{15}", "\u{19}",  // ^W ^H DEL ^K ^U ^Y
+        "\t",  // completion
+    ]
+
+    /// A random burst of keystrokes, never containing ^X (the test's own leave keys),
+    /// ^C, ^D, ^Z, ^S, ^Q, ^\ or a newline.
+    static func burst(_ random: inout SeededGenerator) -> String {
+        var keystrokes = ""
+        for _ in 0..<Int.random(in: 1...20, using: &random) {
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<30: keystrokes += words.randomElement(using: &random)!
+            case 30..<45: keystrokes += unicode.randomElement(using: &random)!
+            case 45..<88: keystrokes += keys.randomElement(using: &random)!
+            case 88..<93:  // ^R: an incremental search, ended by whatever key comes next
+                keystrokes += "\u{12}" + words.randomElement(using: &random)!.trimmingCharacters(in: .whitespaces)
+            default:  // a pasted block
+                let pieces = (0..<Int.random(in: 10...60, using: &random)).map { _ in
+                    Bool.random(using: &random)
+                        ? String(UnicodeScalar(UInt8.random(in: 0x61...0x7A, using: &random)))
+                        : unicode.randomElement(using: &random)!
+                }
+                keystrokes += pieces.joined()
+            }
+        }
+        return keystrokes + "x"  // never end on a prefix key
+    }
+
+    /// The draft a trace line names: its text as shown and its cursor, or nil when the
+    /// text before `marker` holds no `saved` trace for alice.
+    static func savedDraft(in text: String) -> (text: String, cursor: Int)? {
+        // Terminal lines end in "\r\n", which Swift counts as one Character: split on isNewline.
+        guard
+            let line = text.split(whereSeparator: \.isNewline).last(where: {
+                $0.hasPrefix("trace: saved privateMessage_alice (")
+            })
+        else { return nil }
+        let body = String(line)
+        guard let open = body.range(of: ") \""), let close = body.range(of: "\" cursor ", options: .backwards),
+            let cursor = Int(body[close.upperBound...])
+        else { return nil }
+        return (String(body[open.upperBound..<close.lowerBound]), cursor)
+    }
+
+    @Test func leavingAndReturningAlwaysGivesBackTheSameLine() throws {
+        let fixture = try Fixture()
+        let terminal = try fixture.startTerminal(["--trace"], environment: ["NO_COLOR": "1"])
+        var random = SeededGenerator(seed: Self.seed)
+        try terminal.waitForPrompt("draftline> ", timeout: 5)
+        terminal.send("/open alice\r")
+        try terminal.waitForPrompt("alice> ", timeout: 5)
+        var sent = 0
+        var compared = 0
+        for sequence in 0..<Self.sequences {
+            let keys = Self.burst(&random)
+            let context = "sequence \(sequence) (seed \(Self.seed)), keys \(keys.debugDescription)"
+            terminal.send(keys)
+            // Leave with one of the three keys; wait for where it leads.
+            let leave = ["p", "b", "o"].randomElement(using: &random)!
+            terminal.send("\u{18}" + leave)
+            let left: String
+            switch leave {
+            case "p":
+                left = try terminal.waitFor("── profile ──", timeout: 5)
+                try terminal.waitForPrompt("profile alice> ", timeout: 5)
+                terminal.send("/back\r")
+                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 5)
+            case "b":
+                left = try terminal.waitFor("home: /open", timeout: 5)
+                try terminal.waitForPrompt("draftline> ", timeout: 5)
+                terminal.send("/open alice\r")
+                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 5)
+            default:
+                left = try terminal.waitForPrompt("open chat with: ", timeout: 5)
+                terminal.send("alice\r")
+                try terminal.waitFor("already in the chat with alice", timeout: 5)
+            }
+            try terminal.waitForPrompt("alice> ", timeout: 5)
+            let expected = Self.savedDraft(in: left)
+            if expected != nil { compared += 1 }
+            // Back in the chat: the edit line must hold exactly what was left.
+            if let expected, !expected.text.hasPrefix("/"), !expected.text.allSatisfy(\.isWhitespace),
+                Int.random(in: 0..<100, using: &random) < 15
+            {
+                terminal.send("\r")  // send it: the stored message is the edit line, byte for byte
+                try terminal.waitFor("trace: removed privateMessage_alice (sending", timeout: 5)
+                try terminal.waitForPrompt("alice> ", timeout: 5)
+                sent += 1
+                let stored = try #require(try fixture.messages(in: "alice").last, "\(context)")
+                #expect(TerminalText.visible(stored.content, keepNewlines: false) == expected.text, "\(context)")
+            } else {
+                terminal.send("\u{18}p")  // leave again at once: the trace shows the edit line
+                let again = try terminal.waitFor("── profile ──", timeout: 5)
+                try terminal.waitForPrompt("profile alice> ", timeout: 5)
+                let twice = Self.savedDraft(in: again)
+                #expect(twice?.text == expected?.text, "\(context): text")
+                #expect(twice?.cursor == expected?.cursor, "\(context): cursor")
+                terminal.send("/back\r")
+                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 5)
+                try terminal.waitForPrompt("alice> ", timeout: 5)
+            }
+        }
+        terminal.send("\u{01}\u{0B}/quit\r")  // the edit line holds the draft: ^A ^K clear it first
+        #expect(try terminal.waitForExit(timeout: 5) == .exited(0))
+        #expect(sent > Self.sequences / 20, "too few sends to check the stored text")
+        #expect(compared > Self.sequences / 2, "too few drafts left to compare")
+    }
+}
+
+@Suite("Reading the trace")
+struct TraceParsingTests {
+    @Test func savedDraftIsReadFromTerminalLines() {
+        let output =
+            "x\r\ntrace: saved privateMessage_alice (^Xp (draftline-profile)) \"a \"b\" cursor 3\" cursor 7\r\nmore\r\n"
+        #expect(RandomKeystrokeTests.savedDraft(in: output)?.text == "a \"b\" cursor 3")
+        #expect(RandomKeystrokeTests.savedDraft(in: output)?.cursor == 7)
+        #expect(RandomKeystrokeTests.savedDraft(in: "trace: removed privateMessage_alice (x)\r\n") == nil)
+    }
+}
