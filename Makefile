@@ -7,7 +7,10 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test lint format bench docs install uninstall clean
+.PHONY: all setup build run test lint format bench fuzz docs install uninstall clean
+
+FUZZ_TARGETS := command-parser sanitizer history-reader
+FUZZ_SECONDS ?= 60
 
 all: build
 
@@ -37,6 +40,26 @@ bench: setup
 	$(SWIFT) build -c release
 	$(SWIFT) run -c release --skip-build draftline-bench
 
+# Coverage-guided fuzzing with libFuzzer: each target in Fuzz/ is compiled into one module
+# with DraftKit (swiftc -sanitize=fuzzer) and run FUZZ_SECONDS (default 60). A failing input
+# is written to .build/fuzz/crash-*; the corpus grows in .build/fuzz/corpus-<target>.
+fuzz: setup
+	@mkdir -p .build/fuzz
+	@for target in $(FUZZ_TARGETS); do \
+		echo "fuzz: building $$target"; \
+		swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -D FUZZING -module-name DraftKit \
+			$$(find Sources/DraftKit -name '*.swift') Sources/DraftKitFuzzing/*.swift Fuzz/$$target.swift \
+			-o .build/fuzz/$$target || exit 1; \
+		mkdir -p .build/fuzz/corpus-$$target; \
+		echo "fuzz: running $$target for $(FUZZ_SECONDS) s (log: .build/fuzz/$$target.log)"; \
+		SWIFT_BACKTRACE=enable=no .build/fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			-print_final_stats=1 -artifact_prefix=.build/fuzz/$$target- \
+			.build/fuzz/corpus-$$target Fuzz/seeds/$$target > .build/fuzz/$$target.log 2>&1; \
+		status=$$?; \
+		grep -E "^Done|stat::number_of_executed_units|stat::peak_rss_mb|Fatal error|ERROR|Test unit written" .build/fuzz/$$target.log; \
+		test $$status -eq 0 || { echo "fuzz: $$target FAILED (exit $$status): see .build/fuzz/$$target.log"; exit 1; }; \
+	done
+
 # The DraftKit documentation (DocC): .build/docs/index.html.
 docs: setup
 	$(SWIFT) build --target DraftKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
@@ -55,10 +78,10 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/draftline $(DESTDIR)$(PREFIX)/share/man/man1/draftline.1
 
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Examples
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Examples Fuzz
 
 format:
-	$(SWIFT) format --in-place --recursive --parallel Package.swift Sources Tests Examples
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Sources Tests Examples Fuzz
 
 clean:
 	$(SWIFT) package clean

@@ -28,12 +28,17 @@ let package = Package(
         .executableTarget(name: "draft-rules", dependencies: ["DraftKit"], path: "Examples/draft-rules"),
         .executableTarget(name: "history-reader", dependencies: ["DraftKit"], path: "Examples/history-reader"),
 
+        // The properties the fuzzers in Fuzz/ check (`make fuzz`); the tests run a seeded pass.
+        .target(name: "DraftKitFuzzing", dependencies: ["DraftKit"]),
+
         // Tests.
         .target(name: "DraftlineTestSupport", dependencies: ["DraftKit"], path: "Tests/DraftlineTestSupport"),
-        .testTarget(name: "DraftKitTests", dependencies: ["DraftKit"]),
+        .testTarget(name: "DraftKitTests", dependencies: ["DraftKit", "DraftKitFuzzing", "DraftlineTestSupport"]),
         .testTarget(
             name: "DraftlineEndToEndTests",
-            dependencies: ["DraftKit", "DraftlineTestSupport", "draftline", "history-reader", "draft-rules"]
+            dependencies: [
+                "DraftKit", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader", "draft-rules",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

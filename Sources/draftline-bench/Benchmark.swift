@@ -162,7 +162,7 @@ enum Benchmark {
         }
         var opens = Array(repeating: [Double](), count: sizes.count)
         var sends = Array(repeating: [Double](), count: sizes.count)
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         var generator = MessageGenerator(seed: 99)
         for _ in 0..<(openSamples / 10) {
             for (index, size) in sizes.enumerated() where size.chats > 0 {
@@ -250,7 +250,7 @@ enum Benchmark {
 
     /// The times of `count` opens (`/open`, showing the chat's last messages) of random chats.
     static func measureOpens(
-        _ session: Session, chats: Int, count: Int, random: inout SplitMix64
+        _ session: Session, chats: Int, count: Int, random: inout SeededGenerator
     ) throws -> [Double] {
         var times: [Double] = []
         for _ in 0..<count {
@@ -267,7 +267,7 @@ enum Benchmark {
 
     /// The times of `count` durable sends (stored, synced, directory synced) to a random chat.
     static func measureSends(
-        _ session: Session, chats: Int, hasContacts: Bool, count: Int, random: inout SplitMix64,
+        _ session: Session, chats: Int, hasContacts: Bool, count: Int, random: inout SeededGenerator,
         generator: inout MessageGenerator
     ) throws -> [Double] {
         let user = hasContacts ? userName(Int.random(in: 0..<chats, using: &random)) : "alice"

@@ -1,11 +1,12 @@
 import DraftKit
+import DraftlineTestSupport
 
 /// Makes realistic, reproducible chat messages: Chinese text with emoji and punctuation,
 /// 40 to 120 characters each.
 struct MessageGenerator {
-    private var random: SplitMix64
+    private var random: SeededGenerator
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     private static let emoji: [Character] = ["😀", "😂", "👍", "🎉", "❤️", "🙏", "😅", "🔥", "👩‍💻", "🇨🇳"]
     private static let punctuation: [Character] = ["，", "。", "！", "？", " ", "、"]
@@ -28,18 +29,5 @@ struct MessageGenerator {
         Message(
             chatID: chat, messageID: "\(1_700_000_000_000 + number)-\(number)", content: content(), target: chat,
             mineHead: "me", otherHead: chat, type: "text")
-    }
-}
-
-/// SplitMix64: a small, fast, seeded generator.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

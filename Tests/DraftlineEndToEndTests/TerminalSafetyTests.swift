@@ -1,4 +1,5 @@
 import DraftKit
+import DraftKitFuzzing
 import DraftlineTestSupport
 import Foundation
 import Glibc
@@ -23,20 +24,12 @@ struct TerminalSafetyTests {
         Array("bell \u{07} del \u{7F} nul".utf8), Array("ok 你好 👩‍👩‍👧 🇯🇵".utf8),
     ]
 
-    /// The bytes a terminal would act on: C0 controls but CR, LF and TAB, DEL, C1 controls
-    /// (raw or as UTF-8), and bidirectional overrides and isolates.
+    /// The characters a terminal would act on, in what draftline wrote; CR is the
+    /// terminal's own line ending here.
     static func controlBytes(in bytes: [UInt8]) -> [String] {
-        var found: [String] = []
-        let text = String(decoding: bytes, as: UTF8.self)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A, 0x0D, 0x09: continue
-            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
-                found.append(String(format: "U+%04X", scalar.value))
-            default: continue
-            }
-        }
-        return found
+        String(decoding: bytes, as: UTF8.self).unicodeScalars
+            .filter { $0 != "\r" && FuzzProperties.isTerminalControl($0) }
+            .map { String(format: "U+%04X", $0.value) }
     }
 
     @Test func storedEscapeSequencesAreShownHarmlessly() throws {

@@ -1,0 +1,98 @@
+// The properties draftline's fuzzers check, shared by the libFuzzer targets in Fuzz/
+// (`make fuzz`, compiled into one module with DraftKit, hence the FUZZING condition) and by
+// the seeded pass in the test suite.
+import Foundation
+
+#if !FUZZING
+    import DraftKit
+#endif
+
+/// Properties that must hold for any input. Each returns `nil` when it holds, else what
+/// went wrong: the libFuzzer targets trap on that, so the input is saved; tests expect nil.
+public enum FuzzProperties {
+    /// Whether a terminal would act on this character: C0 controls but LF and TAB, DEL,
+    /// C1 controls, and bidirectional overrides, embeddings, isolates and marks. Written
+    /// apart from ``TerminalText`` so that the two can check each other.
+    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: return false
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
+        default: return false
+        }
+    }
+
+    /// Any command line parses or fails with a message that, as shown, drives nothing;
+    /// any piped line becomes the event its keystrokes would make.
+    public static func commandParser(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        do {
+            _ = try Command(parsing: "/" + text)
+        } catch {
+            let shown = TerminalText.visible(error.description, keepNewlines: false)
+            if shown.isEmpty || shown.unicodeScalars.contains(where: isTerminalControl) {
+                return "error message \(shown.debugDescription) is empty or drives the terminal"
+            }
+        }
+        switch PipedLine.event(for: text, prefill: TextDraft(text: "ab", cursor: 1)) {
+        case .line(let line):
+            let expected = line.hasPrefix("/") ? text : "a" + text + "b"
+            if line != expected {
+                return "piped line became \(line.debugDescription), not \(expected.debugDescription)"
+            }
+        case .leave(_, let draft):
+            if draft.text.unicodeScalars.count != text.unicodeScalars.count || draft.cursor < 1 {
+                return "leaving made the draft \(draft)"
+            }
+        case .interrupt, .endOfInput:
+            return "a piped line became an interrupt or the end of input"
+        }
+        return nil
+    }
+
+    /// Shown text drives nothing, showing is idempotent, and every character that is not
+    /// a control comes through unchanged and in order.
+    public static func sanitizer(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let shown = TerminalText.visible(text)
+        if let control = shown.unicodeScalars.first(where: isTerminalControl) {
+            return "U+\(String(control.value, radix: 16)) reaches the terminal in \(shown.debugDescription)"
+        }
+        if TerminalText.visible(shown) != shown { return "showing \(shown.debugDescription) again changes it" }
+        var rest = Substring(shown).unicodeScalars[...]
+        for scalar in text.unicodeScalars where !isTerminalControl(scalar) {
+            guard let found = rest.firstIndex(of: scalar) else {
+                return "U+\(String(scalar.value, radix: 16)) was lost"
+            }
+            rest = rest[rest.index(after: found)...]
+        }
+        return nil
+    }
+
+    /// Any bytes in a history file: reading never crashes; either they are a list of
+    /// messages, or the file is moved aside unchanged, one warning says so, and the chat
+    /// still takes a new message.
+    public static func historyReader(_ bytes: [UInt8], scratch: String) -> String? {
+        let chat = scratch + "/chats/alice"
+        try? FileManager.default.removeItem(atPath: chat)
+        try? FileManager.default.createDirectory(atPath: chat, withIntermediateDirectories: true)
+        let data = Data(bytes)
+        guard FileManager.default.createFile(atPath: chat + "/00000000.plist", contents: data),
+            let history = try? PropertyListHistory(directory: scratch), let alice = ChatID("alice")
+        else { return "cannot set up the scratch history in \(scratch)" }
+        let read = (try? history.recentMessages(in: alice, limit: 20)) ?? []
+        let warnings = history.takeWarnings()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: chat)) ?? []
+        if let aside = names.first(where: { $0.hasPrefix("00000000.plist.corrupt-") }) {
+            if warnings.count != 1 || !read.isEmpty { return "moved aside with \(warnings.count) warnings" }
+            if FileManager.default.contents(atPath: chat + "/" + aside) != data { return "moved aside changed" }
+        } else {
+            let decoded = (try? PropertyListDecoder().decode([Message].self, from: data))?.count ?? -1
+            if !warnings.isEmpty || read.count != min(20, decoded) {
+                return "read \(read.count) of \(decoded) messages with \(warnings.count) warnings"
+            }
+        }
+        if (try? history.append(Message(content: "after"), to: alice)) == nil { return "the chat takes no new message" }
+        return nil
+    }
+}

@@ -1,0 +1,79 @@
+import DraftKit
+import DraftKitFuzzing
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// A short, seeded pass over the fuzzers' properties (`make fuzz` runs them with libFuzzer).
+@Suite("Seeded fuzz pass")
+struct FuzzPassTests {
+    /// Inputs a fuzzer would reach for: random bytes, escape sequences, C1 and bidi
+    /// controls, CJK and emoji, invalid UTF-8, command words and ^X keys, mixed.
+    static func inputs(count: Int, seed: UInt64) -> [[UInt8]] {
+        var random = SeededGenerator(seed: seed)
+        let pieces: [[UInt8]] = [
+            Array("\u{1B}[".utf8), Array("\u{1B}]52;c;".utf8), Array("\u{1B}P".utf8), Array("\u{1B}\\".utf8), [0x07],
+            [0x9B],
+            [0xC2, 0x9B], Array("\u{202E}".utf8), Array("\u{2066}".utf8), Array("你好".utf8), Array("👩‍👩‍👧".utf8),
+            [0xFF], [0xE4, 0xBD], [0x00], [0x18, 0x70], [0x18], Array("open ".utf8), Array("comment tweet ".utf8),
+            Array("location ".utf8), Array("attach ".utf8), Array("@".utf8), Array(" ".utf8), Array("42".utf8),
+            Array("-1e308".utf8), Array("nan".utf8), Array("alice".utf8), [0x0A], [0x0D], [0x7F],
+        ]
+        return (0..<count).map { _ in
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                if Bool.random(using: &random) {
+                    bytes += pieces.randomElement(using: &random)!
+                } else {
+                    bytes += (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }
+                }
+            }
+            return bytes
+        }
+    }
+
+    static var seeds: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/seeds")
+    }
+
+    static func seedInputs(_ target: String) throws -> [[UInt8]] {
+        let directory = seeds.appendingPathComponent(target)
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+            Array(try Data(contentsOf: directory.appendingPathComponent($0)))
+        }
+    }
+
+    @Test func commandParser() throws {
+        for input in try Self.seedInputs("command-parser") + Self.inputs(count: 5000, seed: 1) {
+            #expect(FuzzProperties.commandParser(input) == nil, "\(input)")
+        }
+    }
+
+    @Test func sanitizer() throws {
+        for input in try Self.seedInputs("sanitizer") + Self.inputs(count: 5000, seed: 2) {
+            #expect(FuzzProperties.sanitizer(input) == nil, "\(input)")
+        }
+    }
+
+    @Test func historyReader() throws {
+        let scratch = ScratchDirectory()
+        let seeds = try Self.seedInputs("history-reader")
+        #expect(seeds.count == 3)
+        // The seeds (valid, foreign, truncated), then each mutated a little, then noise.
+        var random = SeededGenerator(seed: 3)
+        var inputs = seeds
+        for _ in 0..<200 {
+            var mutated = seeds.randomElement(using: &random)!
+            for _ in 0..<Int.random(in: 1...4, using: &random) where !mutated.isEmpty {
+                mutated[Int.random(in: 0..<mutated.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            inputs.append(mutated)
+        }
+        for input in inputs + Self.inputs(count: 100, seed: 4) {
+            #expect(FuzzProperties.historyReader(input, scratch: scratch.path) == nil, "\(input)")
+        }
+    }
+}
