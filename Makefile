@@ -31,9 +31,13 @@ run: build
 
 # Lints, builds everything, then runs every test: the core as data, the binary through a
 # pseudo-terminal, and the binary on a pipe.
+#
+# The random-keystroke test holds the program to "no stall over 5 s", which means something
+# only when nothing else competes for the two cores: it runs alone, after the rest.
 test: setup lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip RandomKeystrokeTests
+	$(SWIFT) test --skip-build --filter RandomKeystrokeTests
 
 # The benchmark: release build, figures and ratios printed (takes a few minutes).
 bench: setup
