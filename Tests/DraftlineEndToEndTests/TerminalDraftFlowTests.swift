@@ -14,16 +14,10 @@ struct TerminalDraftFlowTests {
 
     init() throws { fixture = try Fixture() }
 
-    /// Opens a chat from wherever the prompt `at` is.
-    func open(_ user: String, on terminal: PseudoTerminal) throws {
-        terminal.send("/open \(user)\r")
-        try terminal.waitForPrompt("\(user)> ")
-    }
-
     @Test func draftWithTabControlCJKAndEmojiSurvivesProfileAndBackWithItsCursor() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         // ^V quotes the next key, so TAB and ^A go into the line instead of running bindings.
         terminal.send("tab:\u{16}\tctl:\u{16}\u{1} 你好 😀")
         terminal.send("\u{2}\u{2}\u{2}")  // ^B three times: the cursor goes before 好
@@ -33,15 +27,14 @@ struct TerminalDraftFlowTests {
         try terminal.waitForPrompt("alice> ")
         terminal.send("|\r")  // typed at the restored cursor
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["tab:\tctl:\u{1} 你|好 😀"])
     }
 
     @Test func twoChatsKeepTwoSeparateDrafts() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("for alice\u{18}o")
         try terminal.waitForPrompt("open chat with: ")
         terminal.send("bo\t\r")  // Tab completes the name
@@ -65,19 +58,18 @@ struct TerminalDraftFlowTests {
     @Test func sendingClearsTheDraft() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("hello\u{18}b")
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("\r")  // sends the pre-filled draft
         try terminal.waitForPrompt("alice> ")
         terminal.send("/back\r")
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("\r")  // an empty line now: nothing is sent
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["hello"])
     }
 
@@ -86,7 +78,7 @@ struct TerminalDraftFlowTests {
         do {
             let terminal = try fixture.startTerminal()
             try terminal.waitForPrompt("draftline> ")
-            try open("alice", on: terminal)
+            try terminal.open("alice")
             terminal.send("kept message\r")
             try terminal.waitForPrompt("alice> ")
             terminal.send("\(canary)\u{18}b")
@@ -103,21 +95,19 @@ struct TerminalDraftFlowTests {
         #expect(screen.contains("you: kept message"))
         terminal.send("\r")  // no draft came back, so nothing is sent
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["kept message"])
     }
 
     @Test func ctrlCAbandonsTheLineAndDoesNotExit() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("half typed\u{3}")
         try terminal.waitForPrompt("alice> ")
         terminal.send("after\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["after"])
     }
 
@@ -125,7 +115,7 @@ struct TerminalDraftFlowTests {
     func terminationSignalsExitCleanlyAndRestoreTheTerminal(_ signal: Int32) throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("unsent")
         #expect(!terminal.isCanonical)
         terminal.signal(signal)
@@ -138,24 +128,22 @@ struct TerminalDraftFlowTests {
         do {
             let terminal = try fixture.startTerminal()
             try terminal.waitForPrompt("draftline> ")
-            try open("alice", on: terminal)
+            try terminal.open("alice")
             terminal.send("entered line\r")
             try terminal.waitForPrompt("alice> ")
             terminal.send("a draft only\u{18}b")
             try terminal.waitForPrompt("draftline> ")
-            terminal.send("/quit\r")
-            #expect(try terminal.waitForExit() == .exited(0))
+            #expect(try terminal.quit() == .exited(0))
         }
         let lines = LineHistoryFile(directory: fixture.dataDirectory).load()
         #expect(lines == ["/open alice", "entered line", "/quit"])
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         // Up arrow three times: past "/open alice" and "/quit" to "entered line"; Enter sends it.
         terminal.send("\u{1b}[A\u{1b}[A\u{1b}[A\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["entered line", "entered line"])
     }
 
@@ -164,14 +152,13 @@ struct TerminalDraftFlowTests {
         try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("via editrc\u{19}")  // ^Y, bound by name in ~/.editrc
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["via editrc"])
     }
 }

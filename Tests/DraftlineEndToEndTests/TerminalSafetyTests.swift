@@ -60,8 +60,7 @@ struct TerminalSafetyTests {
         if terminal.text.contains("\u{1B}[6n") { terminal.send("\u{1B}[12;1R") }
         terminal.send("clean\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(!terminal.text.contains("\u{1B}[6n"))
         #expect(try fixture.messages(in: "alice").last?.content == "clean")
     }
@@ -93,7 +92,7 @@ struct TerminalSafetyTests {
     @Test func aPastedMegabyteIsRefusedAndMemoryStaysBounded() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         let before = terminal.peakMemoryKilobytes ?? 0
         terminal.send(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0D])
         try terminal.waitFor("line refused: it is 1024 KiB and the limit is 64 KiB", timeout: 120)
@@ -102,28 +101,21 @@ struct TerminalSafetyTests {
         #expect(after - before < 50 * 1024, "grew by \(after - before) KiB")
         terminal.send("fine\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["fine"])
-    }
-
-    func open(_ user: String, on terminal: PseudoTerminal) throws {
-        terminal.send("/open \(user)\r")
-        try terminal.waitForPrompt("\(user)> ")
     }
 
     @Test func resizeWhileTypingKeepsTheLine() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("before ")
         try terminal.waitFor("before ")
         terminal.resize(rows: 40, columns: 50)
         terminal.send("after\r")
         try terminal.waitForPrompt("alice> ")
         terminal.resize(rows: 20, columns: 120)
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["before after"])
     }
 
@@ -153,7 +145,7 @@ struct TerminalSafetyTests {
             arguments: ["python3", "-c", shell, Fixture.executable, "--data-dir", fixture.dataDirectory],
             environment: fixture.environment(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]))
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("half ")
         try terminal.waitFor("half ")
         terminal.send("\u{1A}")  // Ctrl-Z
@@ -161,8 +153,7 @@ struct TerminalSafetyTests {
         try terminal.waitForRawMode()
         terminal.send("typed after fg\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["half typed after fg"])
     }
 
@@ -171,7 +162,7 @@ struct TerminalSafetyTests {
         try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
         let terminal = try fixture.startTerminal(arguments)
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("in vi\u{18}p")
         try terminal.waitForPrompt("profile alice> ")
         terminal.send("/back\r")
@@ -180,18 +171,30 @@ struct TerminalSafetyTests {
         try terminal.waitForPrompt("alice> ")
         terminal.send("/open bo\t\r")
         try terminal.waitForPrompt("bob> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == [">in vi"])
     }
 
-    @Test func editrcNamedByTheEnvironmentIsRead() throws {
+    @Test func editrcNamedByTheEnvironmentCanRebindEveryFunctionByName() throws {
         let path = fixture.root + "/custom-editrc"
-        try "draftline:bind ^T draftline-profile\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let editrc = """
+            draftline:bind ^T draftline-profile
+            draftline:bind ^O draftline-open
+            draftline:bind ^G draftline-complete
+            otherprogram:bind ^T ed-clear-screen
+
+            """
+        try editrc.write(toFile: path, atomically: true, encoding: .utf8)
         let terminal = try fixture.startTerminal(environment: ["EDITRC": path])
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
-        terminal.send("via EDITRC\u{14}")
+        try terminal.open("alice")
+        terminal.send("x\u{0F}")  // ^O: draftline-open
+        try terminal.waitForPrompt("open chat with: ")
+        terminal.send("bob\r")
+        try terminal.waitForPrompt("bob> ")
+        terminal.send("/op\u{07}alice\r")  // ^G: draftline-complete
+        try terminal.waitForPrompt("alice> ")
+        terminal.send("\u{14}")  // ^T: draftline-profile, with the pre-filled draft
         try terminal.waitForPrompt("profile alice> ")
         terminal.send("/quit\r")
         try terminal.waitFor("1 draft discarded: privateMessage_alice")
@@ -206,8 +209,7 @@ struct TerminalSafetyTests {
             let shown = try terminal.waitForPrompt("draftline> ")
             #expect(shown.contains("\u{1B}[31merror: unknown command") == coloured, "\(environment)")
             #expect(shown.contains("error: unknown command '/nonsense'"))
-            terminal.send("/quit\r")
-            #expect(try terminal.waitForExit() == .exited(0))
+            #expect(try terminal.quit() == .exited(0))
         }
     }
 
@@ -215,11 +217,10 @@ struct TerminalSafetyTests {
         let terminal = try fixture.startTerminal(environment: ["LANG": "C", "LC_ALL": "C"])
         try terminal.waitFor("warning: the locale's character set is ANSI_X3.4-1968, not UTF-8")
         try terminal.waitForPrompt("draftline> ")
-        try open("alice", on: terminal)
+        try terminal.open("alice")
         terminal.send("plain ascii\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/quit\r")
-        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["plain ascii"])
     }
 }

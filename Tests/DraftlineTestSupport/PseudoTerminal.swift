@@ -43,7 +43,14 @@ public final class PseudoTerminal {
             throw Failure(description: "openpty: \(String(cString: strerror(errno)))")
         }
         defer { close(slave) }
-        let slavePath = String(cString: ttyname(slave))
+        // ttyname_r, not ttyname: ttyname's static buffer is shared by every thread, and
+        // tests start terminals in parallel.
+        var name = [CChar](repeating: 0, count: 256)
+        guard ttyname_r(slave, &name, name.count) == 0 else {
+            close(master)
+            throw Failure(description: "ttyname_r failed")
+        }
+        let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.master = master
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
