@@ -5,6 +5,11 @@ import Testing
 
 /// Seeded random keystrokes through the real line editor: no crash, no stall over 5 s,
 /// and after every leave and return the edit line holds exactly what was left.
+///
+/// A stall is 5 s in which draftline writes nothing. A step may take longer while it is
+/// visibly working: libedit's ^R search runs a regular expression over the whole edit-line
+/// history for each key, so a block pasted into a failing search over hundreds of long
+/// lines takes seconds, answering every key as it goes.
 @Suite("Random keystrokes on a terminal", .serialized)
 struct RandomKeystrokeTests {
     static let sequences = 2000
@@ -63,9 +68,9 @@ struct RandomKeystrokeTests {
         let fixture = try Fixture()
         let terminal = try fixture.startTerminal(["--trace"], environment: ["NO_COLOR": "1"])
         var random = SeededGenerator(seed: Self.seed)
-        try terminal.waitForPrompt("draftline> ", timeout: 5)
+        try terminal.waitForPrompt("draftline> ", timeout: 120, idle: 5)
         terminal.send("/open alice\r")
-        try terminal.waitForPrompt("alice> ", timeout: 5)
+        try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
         var sent = 0
         var compared = 0
         for sequence in 0..<Self.sequences {
@@ -78,21 +83,21 @@ struct RandomKeystrokeTests {
             let left: String
             switch leave {
             case "p":
-                left = try terminal.waitFor("── profile ──", timeout: 5)
-                try terminal.waitForPrompt("profile alice> ", timeout: 5)
+                left = try terminal.waitFor("── profile ──", timeout: 120, idle: 5)
+                try terminal.waitForPrompt("profile alice> ", timeout: 120, idle: 5)
                 terminal.send("/back\r")
-                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 5)
+                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 120, idle: 5)
             case "b":
-                left = try terminal.waitFor("home: /open", timeout: 5)
-                try terminal.waitForPrompt("draftline> ", timeout: 5)
+                left = try terminal.waitFor("home: /open", timeout: 120, idle: 5)
+                try terminal.waitForPrompt("draftline> ", timeout: 120, idle: 5)
                 terminal.send("/open alice\r")
-                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 5)
+                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 120, idle: 5)
             default:
-                left = try terminal.waitForPrompt("open chat with: ", timeout: 5)
+                left = try terminal.waitForPrompt("open chat with: ", timeout: 120, idle: 5)
                 terminal.send("alice\r")
-                try terminal.waitFor("already in the chat with alice", timeout: 5)
+                try terminal.waitFor("already in the chat with alice", timeout: 120, idle: 5)
             }
-            try terminal.waitForPrompt("alice> ", timeout: 5)
+            try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
             let expected = Self.savedDraft(in: left)
             if expected != nil { compared += 1 }
             // Back in the chat: the edit line must hold exactly what was left.
@@ -100,21 +105,21 @@ struct RandomKeystrokeTests {
                 Int.random(in: 0..<100, using: &random) < 15
             {
                 terminal.send("\r")  // send it: the stored message is the edit line, byte for byte
-                try terminal.waitFor("trace: removed privateMessage_alice (sending", timeout: 5)
-                try terminal.waitForPrompt("alice> ", timeout: 5)
+                try terminal.waitFor("trace: removed privateMessage_alice (sending", timeout: 120, idle: 5)
+                try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
                 sent += 1
                 let stored = try #require(try fixture.messages(in: "alice").last, "\(context)")
                 #expect(TerminalText.visible(stored.content, keepNewlines: false) == expected.text, "\(context)")
             } else {
                 terminal.send("\u{18}p")  // leave again at once: the trace shows the edit line
-                let again = try terminal.waitFor("── profile ──", timeout: 5)
-                try terminal.waitForPrompt("profile alice> ", timeout: 5)
+                let again = try terminal.waitFor("── profile ──", timeout: 120, idle: 5)
+                try terminal.waitForPrompt("profile alice> ", timeout: 120, idle: 5)
                 let twice = Self.savedDraft(in: again)
                 #expect(twice?.text == expected?.text, "\(context): text")
                 #expect(twice?.cursor == expected?.cursor, "\(context): cursor")
                 terminal.send("/back\r")
-                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 5)
-                try terminal.waitForPrompt("alice> ", timeout: 5)
+                try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 120, idle: 5)
+                try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
             }
         }
         terminal.send("\u{01}\u{0B}/quit\r")  // the edit line holds the draft: ^A ^K clear it first

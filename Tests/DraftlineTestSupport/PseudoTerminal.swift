@@ -133,18 +133,27 @@ public final class PseudoTerminal {
 
     /// Waits until `expected` appears in the output after what earlier waits consumed,
     /// and consumes it. Returns the text between the previous point and the match.
+    ///
+    /// Fails after `timeout` seconds; or, with `idle`, as soon as the child has written
+    /// nothing for `idle` seconds (a stall), however long it has been working before.
     @discardableResult
-    public func waitFor(_ expected: String, timeout: Double = 10) throws -> String {
+    public func waitFor(_ expected: String, timeout: Double = 10, idle: Double? = nil) throws -> String {
         let needle = Array(expected.utf8)
         let deadline = Date().addingTimeInterval(timeout)
+        var lastOutput = Date()
         while true {
             if let range = Self.find(needle, in: output, from: consumed) {
                 let before = String(decoding: output[consumed..<range.lowerBound], as: UTF8.self)
                 consumed = range.upperBound
                 return before
             }
-            guard try pump(until: deadline) else {
-                throw fail("'\(expected)' did not appear within \(timeout) s")
+            let limit = idle.map { min(deadline, lastOutput.addingTimeInterval($0)) } ?? deadline
+            if try pump(until: limit) {
+                lastOutput = Date()
+            } else if Date() >= limit {
+                let why =
+                    idle != nil && limit < deadline ? "no output for \(idle!) s (a stall)" : "not within \(timeout) s"
+                throw fail("'\(expected)' did not appear: \(why)")
             }
         }
     }
@@ -152,8 +161,8 @@ public final class PseudoTerminal {
     /// Waits for this prompt to appear, then for the terminal to enter raw mode: only then
     /// does the line editor read keys. (libedit writes the prompt before switching modes.)
     @discardableResult
-    public func waitForPrompt(_ prompt: String, timeout: Double = 10) throws -> String {
-        let before = try waitFor(prompt, timeout: timeout)
+    public func waitForPrompt(_ prompt: String, timeout: Double = 10, idle: Double? = nil) throws -> String {
+        let before = try waitFor(prompt, timeout: timeout, idle: idle)
         try waitForRawMode(timeout: timeout)
         return before
     }
