@@ -79,13 +79,6 @@ static inline void *dl_el_get_client_data(EditLine *el) {
     return data;
 }
 
-/// `el_get(el, EL_EDITOR, &name)`: "emacs" or "vi".
-static inline const char *dl_el_get_editor(EditLine *el) {
-    const char *name = NULL;
-    if (el_get(el, EL_EDITOR, &name) != 0) return NULL;
-    return name;
-}
-
 /// `history(h, &ev, H_SETSIZE, size)`.
 static inline int dl_history_set_size(History *h, int size) {
     HistEvent ev;

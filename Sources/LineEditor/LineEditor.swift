@@ -145,13 +145,6 @@ public final class LineEditor {
         rebind()
     }
 
-    /// The editing mode in force, `"emacs"` or `"vi"`.
-    ///
-    /// Wraps `el_get(EL_EDITOR)`.
-    public var editor: String {
-        dl_el_get_editor(editLine).map { String(cString: $0) } ?? "emacs"
-    }
-
     /// Reads a libedit configuration file, then binds draftline's keys again.
     ///
     /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. Returns
@@ -192,7 +185,7 @@ public final class LineEditor {
         if !prefill.isEmpty {
             let scalars = prefill.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
             let at = min(max(cursor ?? scalars.count, 0), scalars.count)
-            pendingPrefill = (scalars + [0], Int32(clamping: scalars.count - at))
+            pendingPrefill = (scalars, Int32(clamping: scalars.count - at))
             Self.prefillBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
         }
         var count: Int32 = 0
@@ -236,7 +229,7 @@ public final class LineEditor {
         slots.append((name, action))
     }
 
-    /// Inserts text at the cursor, every character as it is, NUL included.
+    /// Inserts characters at the cursor, every one as it is, NUL included.
     ///
     /// `el_winsertstr` takes a NUL-terminated string, so text is inserted in the runs
     /// between NULs, and each NUL as a one-character placeholder that is then overwritten
@@ -245,9 +238,7 @@ public final class LineEditor {
     /// put them in the line.
     private func insertVerbatim(_ text: [wchar_t]) {
         let placeholder: [wchar_t] = [0xFFFF, 0]
-        var runs = text.split(separator: 0, omittingEmptySubsequences: false)
-        if text.last == 0 { runs.removeLast() }  // the terminator, not a character
-        for (index, run) in runs.enumerated() {
+        for (index, run) in text.split(separator: 0, omittingEmptySubsequences: false).enumerated() {
             if index > 0 {
                 placeholder.withUnsafeBufferPointer { _ = el_winsertstr(editLine, $0.baseAddress) }
                 if let info = el_wline(editLine), info.pointee.cursor > info.pointee.buffer {
@@ -281,7 +272,7 @@ public final class LineEditor {
             let before = String(String.UnicodeScalarView(state.text.unicodeScalars.prefix(state.cursor)))
             switch completer(before) {
             case .insert(let text):
-                insertVerbatim(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0])
+                insertVerbatim(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
                 return UInt8(CC_REFRESH)
             case .list(let candidates):
                 dl_write_stdout("\n" + candidates.joined(separator: "  ") + "\n")

@@ -47,7 +47,7 @@ struct TerminalREPL {
             let event = Self.readEvent(for: session, with: editor) { line in
                 guard line.utf8.count <= Session.maximumLineBytes else { return }
                 editor.addHistory(line)
-                entered.append(line)
+                entered = Array((entered + [line]).suffix(lineHistory.limit))
                 do { try lineHistory.save(entered) } catch {
                     Console.write(
                         "warning: the edit-line history was not saved: \(error)\n", to: .error, style: .warning)

@@ -53,6 +53,8 @@ public enum Command: Equatable, Sendable {
         ("quit", "/quit", "quit: every draft is discarded, history stays"),
     ]
 
+    /// How many messages `/history` shows when not told.
+    public static let defaultHistoryCount = 20
     /// The counts `/history` accepts.
     public static let historyRange = 1...1000
 

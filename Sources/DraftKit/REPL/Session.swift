@@ -200,13 +200,12 @@ public final class Session {
             do {
                 try store(message, in: target.chatID)
             } catch {
-                hadSendFailure = true
                 throw .notSent(error.description)
             }
             return [Self.info(Self.render(message))]
         case .history(let count):
             guard let target = screen.target else { throw .noChatOpen }
-            return try showHistory(of: target, count: count ?? 20)
+            return try showHistory(of: target, count: count ?? Command.defaultHistoryCount)
         case .chats:
             return try chatList()
         case .drafts:
@@ -348,11 +347,15 @@ public final class Session {
     private func title(of target: InputTarget) -> String {
         switch target {
         case .privateChat(let user):
-            return
-                "chat with \(TerminalText.visible(contacts[user]?.name ?? user.rawValue, keepNewlines: false)) (\(user))"
+            return "chat with \(displayName(of: user)) (\(user))"
         case .comment(let kind, let id, let replyTo):
             return "\(kind.rawValue) \(id): " + (replyTo.map { "reply to @\($0)" } ?? "new comment")
         }
+    }
+
+    /// A user's name as shown: the contact's name made safe, else the key.
+    private func displayName(of user: GlobalKey) -> String {
+        TerminalText.visible(contacts[user]?.name ?? user.rawValue, keepNewlines: false)
     }
 
     private func profile(of user: GlobalKey) -> [OutputLine] {
@@ -362,7 +365,7 @@ public final class Session {
         let draft = drafts.hasDraft(for: chat.draftKey) ? "waiting (\(chat.draftKey))" : "none"
         return [
             "── profile ──",
-            "name:       \(TerminalText.visible(contacts[user]?.name ?? user.rawValue, keepNewlines: false))",
+            "name:       \(displayName(of: user))",
             "global_key: \(user)",
             "messages:   \(count)",
             "draft:      \(draft)",
@@ -397,8 +400,9 @@ public final class Session {
             body =
                 "[location \(message.latitude), \(message.longitude)\(message.address.isEmpty ? "" : " \(message.address)")]"
         default:
-            let name = message.filePath.split(separator: "/").last.map(String.init) ?? message.filePath
-            body = "[\(message.type) \(name)]" + (message.content.isEmpty ? "" : " " + message.content)
+            body =
+                "[\(message.type) \(Attachment(path: message.filePath).name)]"
+                + (message.content.isEmpty ? "" : " " + message.content)
         }
         return "  you: " + TerminalText.visible(body)
     }
@@ -449,8 +453,14 @@ public final class Session {
         return output
     }
 
+    /// Appends a message to history; a failure is remembered for the exit status.
     private func store(_ message: Message, in chat: ChatID) throws(StorageError) {
-        try history.append(message, to: chat)
+        do {
+            try history.append(message, to: chat)
+        } catch {
+            hadSendFailure = true
+            throw error
+        }
         sentAt[chat] = drafts.now()
     }
 
@@ -458,7 +468,6 @@ public final class Session {
     private func putBack(
         _ text: String, _ attachments: [Attachment], for key: DraftKey, after error: StorageError
     ) -> [OutputLine] {
-        hadSendFailure = true
         let unsent = DraftStore.Removed(text: TextDraft(text: text), attachments: attachments)
         drafts.restore(unsent, for: key)
         return trace("restored", key, "the send failed: nothing is lost")
@@ -554,8 +563,8 @@ public final class Session {
     }
 
     private func chatTitle(_ chat: ChatID) -> String {
-        if let key = try? GlobalKey(validating: chat.rawValue), let contact = contacts[key] {
-            return "\(chat) (\(TerminalText.visible(contact.name, keepNewlines: false)))"
+        if let key = try? GlobalKey(validating: chat.rawValue), contacts[key] != nil {
+            return "\(chat) (\(displayName(of: key)))"
         }
         return chat.rawValue.replacingOccurrences(of: "_", with: " ")
     }

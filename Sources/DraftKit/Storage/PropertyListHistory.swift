@@ -76,23 +76,7 @@ public final class PropertyListHistory: HistoryStore {
     }
 
     public func append(_ message: Message, to chat: ChatID) throws(StorageError) {
-        try lock.withLock { () throws(StorageError) in
-            let chatDirectory = path(of: chat)
-            if try FileSystem.makeDirectory(chatDirectory) { try FileSystem.syncDirectory(chatsDirectory) }
-            var index = 0
-            var messages: [Message] = []
-            if let last = lastSegment(of: chat) {
-                messages = try readSegment(chat, last, repair: false) ?? []
-                index = last
-                if messages.count >= segmentCapacity {
-                    index += 1
-                    messages = []
-                }
-            }
-            messages.append(message)
-            try writeSegment(chat, index, messages)
-            noteLastSegment(chat, index)
-        }
+        try appendAll([message], to: chat)
     }
 
     /// Appends many messages to a chat at once, filling its last segment and then whole
