@@ -14,30 +14,43 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        // The only Swift code that calls libedit.
+        // The only Swift code that calls libedit; it owns the one path output takes.
         .target(name: "LineEditor", dependencies: ["CEditLine"]),
+        // Signal handlers in C: they run where Swift code must not.
+        .target(name: "CTerminalSignals"),
         // The core: drafts, messages, history, screens and commands. No terminal, no libedit.
         .target(name: "DraftKit"),
-        // A thin executable that wires the core to the line editor.
-        .executableTarget(name: "draftline", dependencies: ["DraftKit", "LineEditor"]),
+        // How the core is shown and typed: the presenter, the sanitizer, key names, piped
+        // keys, the tour's keystrokes, command-line options. No libedit; tests drive it.
+        .target(name: "DraftlineREPL", dependencies: ["DraftKit"]),
+        // A thin executable that wires the core and its presentation to the line editor.
+        .executableTarget(
+            name: "draftline", dependencies: ["DraftKit", "DraftlineREPL", "LineEditor", "CTerminalSignals"]),
+        // Rewrites the man page's command table from the declarations (`make man`).
+        .executableTarget(name: "draftline-man", dependencies: ["DraftlineREPL"]),
 
         // The benchmark: `swift run -c release draftline-bench` (see `--help`).
-        .executableTarget(name: "draftline-bench", dependencies: ["DraftKit", "DraftlineTestSupport", "draftline"]),
+        .executableTarget(
+            name: "draftline-bench", dependencies: ["DraftKit", "DraftlineREPL", "DraftlineTestSupport", "draftline"]),
 
         // Examples: small programs run with `swift run <name>`.
         .executableTarget(name: "draft-rules", dependencies: ["DraftKit"], path: "Examples/draft-rules"),
-        .executableTarget(name: "history-reader", dependencies: ["DraftKit"], path: "Examples/history-reader"),
+        .executableTarget(
+            name: "history-reader", dependencies: ["DraftKit", "DraftlineREPL"], path: "Examples/history-reader"),
 
         // The properties the fuzzers in Fuzz/ check (`make fuzz`); the tests run a seeded pass.
-        .target(name: "DraftKitFuzzing", dependencies: ["DraftKit"]),
+        .target(name: "DraftKitFuzzing", dependencies: ["DraftKit", "DraftlineREPL"]),
 
         // Tests.
         .target(name: "DraftlineTestSupport", dependencies: ["DraftKit"], path: "Tests/DraftlineTestSupport"),
-        .testTarget(name: "DraftKitTests", dependencies: ["DraftKit", "DraftKitFuzzing", "DraftlineTestSupport"]),
+        .testTarget(
+            name: "DraftKitTests",
+            dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport"]),
         .testTarget(
             name: "DraftlineEndToEndTests",
             dependencies: [
-                "DraftKit", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader", "draft-rules",
+                "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader",
+                "draft-rules",
             ]
         ),
     ],

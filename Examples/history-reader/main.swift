@@ -5,6 +5,7 @@
 // Each chat is a folder of numbered segments, each a property list holding an array of
 // message dictionaries. Reading them needs nothing but Foundation.
 import DraftKit
+import DraftlineREPL
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())

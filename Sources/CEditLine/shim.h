@@ -23,10 +23,33 @@ static inline EditLine *dl_el_init_stdio(const char *program) {
     return el_init(program, stdin, stdout, stderr);
 }
 
-/// `fputs(text, stdout)` then `fflush(stdout)`: writes through the stream libedit uses.
-static inline void dl_write_stdout(const char *text) {
-    fputs(text, stdout);
-    fflush(stdout);
+/// `fwrite` then `fflush` on standard output (`to_error` 0) or standard error: writes
+/// through the streams libedit itself writes to, so the two never interleave badly.
+/// Returns 0, or -1 when the stream failed.
+static inline int dl_write(int to_error, const char *bytes, size_t count) {
+    FILE *stream = to_error ? stderr : stdout;
+    if (count > 0 && fwrite(bytes, 1, count, stream) != count) return -1;
+    return fflush(stream) == 0 ? 0 : -1;
+}
+
+/// `el_set(el, EL_REFRESH)`: redraw the prompt and the edit line from the cursor's row.
+static inline int dl_el_refresh(EditLine *el) {
+    return el_set(el, EL_REFRESH);
+}
+
+/// POSIX `wcwidth`, declared here: glibc hides it behind `_XOPEN_SOURCE`.
+extern int wcwidth(wchar_t c);
+
+/// `wcwidth(c)`: the columns a character takes, -1 when it is not printable.
+static inline int dl_wcwidth(wchar_t c) {
+    return wcwidth(c);
+}
+
+/// `el_get(el, EL_GETTC, "co", &columns)`: the terminal's width; 80 when unknown.
+static inline int dl_el_columns(EditLine *el) {
+    int columns = 0;
+    if (el_get(el, EL_GETTC, "co", &columns) != 0 || columns <= 0) return 80;
+    return columns;
 }
 
 /// `el_set(el, EL_PROMPT, f)`.

@@ -7,6 +7,8 @@ public struct ContactBook: Sendable {
     public private(set) var contacts: [GlobalKey: Contact]
     /// How many entries of `contacts.plist` were skipped for want of a valid key.
     public private(set) var skipped = 0
+    /// Why `contacts.plist` could not be used at all, when it exists but is unusable.
+    public private(set) var problem: String?
 
     /// The demo contacts every draftline has, so `/open` has people to talk to on first run.
     public static let demo: [Contact] = [
@@ -22,10 +24,24 @@ public struct ContactBook: Sendable {
     /// with an invalid key are skipped and counted in ``skipped``.
     public static func load(directory: String) -> ContactBook {
         var book = ContactBook()
-        guard let data = try? FileSystem.read(directory + "/contacts.plist"),
-            let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [[String: Any]]
-        else { return book }
-        for entry in list {
+        let data: Data
+        do {
+            guard let read = try FileSystem.read(directory + "/contacts.plist", limit: 1024 * 1024) else { return book }
+            data = read
+        } catch {
+            book.problem = "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here"
+            return book
+        }
+        guard let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [Any] else {
+            book.problem =
+                "contacts.plist is not a property list holding an array: only the demo contacts are here"
+            return book
+        }
+        for item in list {
+            guard let entry = item as? [String: Any] else {
+                book.skipped += 1
+                continue
+            }
             guard let text = entry["global_key"] as? String, let key = try? GlobalKey(validating: text) else {
                 book.skipped += 1
                 continue
@@ -37,13 +53,17 @@ public struct ContactBook: Sendable {
 
     /// Writes `<directory>/contacts.plist` with these contacts, in the format ``load(directory:)``
     /// reads.
-    public static func write(_ contacts: [Contact], directory: String) throws(StorageError) {
+    public static func write(_ contacts: [Contact], directory: String) throws(StoreError) {
         let list = contacts.map { ["global_key": $0.key.rawValue, "name": $0.name] }
         let path = directory + "/contacts.plist"
         guard let data = try? PropertyListSerialization.data(fromPropertyList: list, format: .binary, options: 0) else {
-            throw StorageError("encode", path: path, code: 0, detail: "cannot encode the contacts")
+            throw .unavailable("cannot encode the contacts")
         }
-        try FileSystem.replace(path, with: data, temporaryDirectory: directory + "/tmp")
+        do {
+            try FileSystem.replace(path, with: data, temporaryDirectory: directory + "/tmp")
+        } catch {
+            throw .unavailable(error.description)
+        }
     }
 
     /// The contact with this key, if any.

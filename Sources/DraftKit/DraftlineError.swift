@@ -16,6 +16,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case noChatOpen
     /// `/back` on the home screen.
     case nothingToGoBackTo
+    /// A message typed where no chat is open: the start of its text.
+    case notSentNoChat(String)
     /// The message could not be stored; its text is kept as the draft.
     case notSent(String)
     /// The history on disk could not be read.
@@ -63,6 +65,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "no chat is open: /open <global_key> first"
         case .nothingToGoBackTo:
             return "already at home: nothing to go back to"
+        case .notSentNoChat(let text):
+            return "not sent '\(text)': no chat is open: /open <global_key> first"
         case .notSent(let reason):
             return "message not sent (\(reason)); your text is kept as the draft"
         case .historyUnreadable(let reason):
@@ -92,7 +96,12 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
         case .tourNeedsTerminal:
             return "the tour types into the edit line, so it needs a terminal"
         case .lineTooLong(let bytes):
-            return "line refused: it is \(bytes / 1024) KiB and the limit is 64 KiB; nothing was sent or changed"
+            return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent or changed"
         }
+    }
+
+    /// A size in words, rounded up so that a size over a limit never reads as the limit.
+    static func size(_ bytes: Int) -> String {
+        bytes % 1024 == 0 ? "\(bytes / 1024) KiB" : "\(bytes) bytes"
     }
 }

@@ -24,11 +24,19 @@ public enum InputTarget: Hashable, Sendable {
     /// The ID under which this target's messages are kept in history.
     ///
     /// A private chat is kept under the user's key; a comment thread under
-    /// `<kind>_<id>` (all replies in one thread share it). Both are safe file names.
+    /// `<kind>_<id>` (all replies in one thread share it), in a namespace of its own.
     public var chatID: ChatID {
         switch self {
-        case .privateChat(let user): return ChatID(unchecked: user.rawValue)
-        case .comment(let kind, let id, _): return ChatID(unchecked: "\(kind.rawValue)_\(id)")
+        case .privateChat(let user): return ChatID(unchecked: user.rawValue, kind: .privateChat)
+        case .comment(let kind, let id, _): return ChatID(unchecked: "\(kind.rawValue)_\(id)", kind: .thread)
+        }
+    }
+
+    /// The user on the other side: the chat's user, or the user a comment replies to.
+    public var otherUser: GlobalKey? {
+        switch self {
+        case .privateChat(let user): return user
+        case .comment(_, _, let replyTo): return replyTo
         }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// One chat message, in the chat-log design's model.
 ///
-/// Stored as a property-list dictionary with exactly these keys: `chatID`, `messageID`,
-/// `content`, `target`, `mineHead`, `otherHead`, `type`, `filePath`, `address` (strings)
-/// and `latitude`, `longitude` (reals). A dictionary that lacks a key reads it as the
-/// model's default: `""` for strings, `0.0` for reals.
+/// Stored as a property-list dictionary with the model's eleven keys: `chatID`,
+/// `messageID`, `content`, `target`, `mineHead`, `otherHead`, `type`, `filePath`, `address`
+/// (strings) and `latitude`, `longitude` (reals); draftline adds `sentAt` (a date), the
+/// time the message was sent. A dictionary that lacks a key, or holds a value of another
+/// type under it, reads it as the model's default, as its `as? String ?? ""` does: `""`
+/// for strings, `0.0` for reals, 1970 for the date. One bad field never hides a message.
 public struct Message: Codable, Equatable, Sendable {
     public var chatID: String
     public var messageID: String
@@ -22,11 +24,16 @@ public struct Message: Codable, Equatable, Sendable {
     public var address: String
     public var latitude: Double
     public var longitude: Double
+    /// When the message was sent; 1970 for a message written without one.
+    public var sentAt: Date
+
+    /// The time a message without `sentAt` reads as.
+    public static let unknownTime = Date(timeIntervalSince1970: 0)
 
     public init(
         chatID: String = "", messageID: String = "", content: String = "", target: String = "",
         mineHead: String = "", otherHead: String = "", type: String = "text", filePath: String = "",
-        address: String = "", latitude: Double = 0, longitude: Double = 0
+        address: String = "", latitude: Double = 0, longitude: Double = 0, sentAt: Date = Message.unknownTime
     ) {
         self.chatID = chatID
         self.messageID = messageID
@@ -39,42 +46,46 @@ public struct Message: Codable, Equatable, Sendable {
         self.address = address
         self.latitude = latitude
         self.longitude = longitude
+        self.sentAt = sentAt
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case chatID, messageID, content, target, mineHead, otherHead, type, filePath, address, latitude, longitude
+        case sentAt
     }
 
-    /// Reads a message, defaulting every missing key as the seed model does.
+    /// Reads a message, defaulting every missing or mistyped key as the seed model does.
     ///
     /// Numbers are loose across property-list writers (an integer `0`, a real `40`), so a
-    /// real field also accepts an integer.
+    /// real field also accepts an integer. Only a value that is not a dictionary at all
+    /// fails.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func string(_ key: CodingKeys) throws -> String { try c.decodeIfPresent(String.self, forKey: key) ?? "" }
-        func real(_ key: CodingKeys) throws -> Double {
-            if let value = try? c.decodeIfPresent(Double.self, forKey: key) { return value }
-            return Double(try c.decodeIfPresent(Int.self, forKey: key) ?? 0)
+        func string(_ key: CodingKeys) -> String { ((try? c.decodeIfPresent(String.self, forKey: key)) ?? nil) ?? "" }
+        func real(_ key: CodingKeys) -> Double {
+            if let value = (try? c.decodeIfPresent(Double.self, forKey: key)) ?? nil { return value }
+            return Double(((try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil) ?? 0)
         }
-        chatID = try string(.chatID)
-        messageID = try string(.messageID)
-        content = try string(.content)
-        target = try string(.target)
-        mineHead = try string(.mineHead)
-        otherHead = try string(.otherHead)
-        type = try string(.type)
-        filePath = try string(.filePath)
-        address = try string(.address)
-        latitude = try real(.latitude)
-        longitude = try real(.longitude)
+        chatID = string(.chatID)
+        messageID = string(.messageID)
+        content = string(.content)
+        target = string(.target)
+        mineHead = string(.mineHead)
+        otherHead = string(.otherHead)
+        type = string(.type)
+        filePath = string(.filePath)
+        address = string(.address)
+        latitude = real(.latitude)
+        longitude = real(.longitude)
+        sentAt = ((try? c.decodeIfPresent(Date.self, forKey: .sentAt)) ?? nil) ?? Self.unknownTime
     }
 
-    /// The model's `toDic`: the message as a property-list dictionary.
+    /// The model's `toDic`: the message as a property-list dictionary (with `sentAt`).
     public var dictionary: [String: Any] {
         [
             "chatID": chatID, "messageID": messageID, "content": content, "target": target,
             "mineHead": mineHead, "otherHead": otherHead, "type": type, "filePath": filePath,
-            "address": address, "latitude": latitude, "longitude": longitude,
+            "address": address, "latitude": latitude, "longitude": longitude, "sentAt": sentAt,
         ]
     }
 
@@ -94,6 +105,7 @@ public struct Message: Codable, Equatable, Sendable {
             chatID: string(.chatID), messageID: string(.messageID), content: string(.content),
             target: string(.target), mineHead: string(.mineHead), otherHead: string(.otherHead),
             type: string(.type), filePath: string(.filePath), address: string(.address),
-            latitude: real(.latitude), longitude: real(.longitude))
+            latitude: real(.latitude), longitude: real(.longitude),
+            sentAt: dictionary[CodingKeys.sentAt.rawValue] as? Date ?? Self.unknownTime)
     }
 }

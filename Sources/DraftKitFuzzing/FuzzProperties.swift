@@ -5,6 +5,7 @@ import Foundation
 
 #if !FUZZING
     import DraftKit
+    import DraftlineREPL
 #endif
 
 /// Properties that must hold for any input. Each returns `nil` when it holds, else what
@@ -80,8 +81,9 @@ public enum FuzzProperties {
         guard FileManager.default.createFile(atPath: chat + "/00000000.plist", contents: data),
             let history = try? PropertyListHistory(directory: scratch), let alice = ChatID("alice")
         else { return "cannot set up the scratch history in \(scratch)" }
+        var warnings: [StoreWarning] = []
+        history.onWarning = { warnings.append($0) }
         let read = (try? history.recentMessages(in: alice, limit: 20)) ?? []
-        let warnings = history.takeWarnings()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: chat)) ?? []
         if let aside = names.first(where: { $0.hasPrefix("00000000.plist.corrupt-") }) {
             if warnings.count != 1 || !read.isEmpty { return "moved aside with \(warnings.count) warnings" }

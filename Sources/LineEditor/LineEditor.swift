@@ -15,6 +15,10 @@ import Glibc
 ///   them, that end the read and hand back the whole buffer and the cursor, tagged with
 ///   the function's name (``Input/left(_:cursor:function:)``).
 /// - **Completion** through a Swift closure.
+/// - **One output path.** Everything draftline prints on a terminal goes through
+///   ``write(_:toError:)``, on the same stdio streams libedit writes to; while a line is
+///   being read, ``printAbove(_:toError:)`` prints above the edit line and redraws it
+///   (prompt, text, cursor) untouched.
 ///
 /// This is the only type in draftline that calls libedit.
 public final class LineEditor {
@@ -67,16 +71,22 @@ public final class LineEditor {
 
     private let editLine: OpaquePointer
     private let history: OpaquePointer
-    private var prompt: [CChar] = [0]
+    /// The prompt, NUL-terminated, in memory that stays put: libedit keeps the pointer the
+    /// prompt function returns.
+    private var prompt: UnsafeMutableBufferPointer<CChar>
+    private var promptText = ""
     private var pendingPrefill: (text: [wchar_t], back: Int32)?
     private var leftWith: String?
     private var slots: [(name: String, action: Slot)] = []
     private var bindings: [(keys: String, function: String)] = []
+    /// Whether `el_wgets` is running: output then goes above the edit line.
+    public private(set) var isReading = false
 
     private enum Slot {
         case leave
         case prefill
         case complete
+        case run(() -> Void)
     }
 
     /// Creates an editor on the standard streams.
@@ -94,16 +104,16 @@ public final class LineEditor {
         }
         editLine = el
         history = h
-        _ = dl_history_set_size(h, Int32(clamping: historySize))
-        _ = dl_history_set_unique(h, 1)
-        _ = dl_el_set_history(el, h)
-        _ = dl_el_set_signal(el, 1)
-        _ = dl_el_set_editor(el, "emacs")
-        _ = dl_el_set_client_data(el, Unmanaged.passUnretained(self).toOpaque())
-        _ = dl_el_set_prompt(el) { el in
-            guard let editor = LineEditor.from(el) else { return nil }
-            return editor.prompt.withUnsafeMutableBufferPointer { $0.baseAddress }
-        }
+        prompt = .allocate(capacity: 1)
+        prompt[0] = 0
+        try Self.check(dl_history_set_size(h, Int32(clamping: historySize)), "history(H_SETSIZE)")
+        try Self.check(dl_history_set_unique(h, 1), "history(H_SETUNIQUE)")
+        try Self.check(dl_el_set_history(el, h), "el_set(EL_HIST)")
+        try Self.check(dl_el_set_signal(el, 1), "el_set(EL_SIGNAL)")
+        try Self.check(dl_el_set_editor(el, "emacs"), "el_set(EL_EDITOR)")
+        try Self.check(dl_el_set_client_data(el, Unmanaged.passUnretained(self).toOpaque()), "el_set(EL_CLIENTDATA)")
+        try Self.check(
+            dl_el_set_prompt(el) { el in LineEditor.from(el)?.prompt.baseAddress }, "el_set(EL_PROMPT)")
         try addSlot(name: Self.prefillFunction, help: "insert the pending draft", action: .prefill)
         try addSlot(name: Self.completeFunction, help: "complete a command or a name", action: .complete)
         try bind(Self.prefillSequence, to: Self.prefillFunction)
@@ -113,6 +123,11 @@ public final class LineEditor {
     deinit {
         el_end(editLine)
         history_end(history)
+        prompt.deallocate()
+    }
+
+    private static func check(_ result: Int32, _ function: String) throws(LineEditorError) {
+        guard result == 0 else { throw LineEditorError(function: function, message: "failed (\(result))") }
     }
 
     /// Registers a key function that ends the read with the current buffer.
@@ -121,6 +136,15 @@ public final class LineEditor {
     /// that `~/.editrc` can bind them by name.
     public func addLeavingFunction(named name: String, help: String) throws(LineEditorError) {
         try addSlot(name: name, help: help, action: .leave)
+    }
+
+    /// Registers a key function that runs `action` and goes on reading: the line, its
+    /// cursor and any pending key sequence stay as they were. The action may print with
+    /// ``printAbove(_:toError:)``.
+    ///
+    /// Wraps `el_set(EL_ADDFN)`.
+    public func addFunction(named name: String, help: String, action: @escaping () -> Void) throws(LineEditorError) {
+        try addSlot(name: name, help: help, action: .run(action))
     }
 
     /// Binds a key sequence (libedit notation, such as `^Xp`) to a function by name.
@@ -142,20 +166,31 @@ public final class LineEditor {
         guard dl_el_set_editor(editLine, mode) == 0 else {
             throw LineEditorError(function: "el_set(EL_EDITOR)", message: "unknown editor '\(mode)'")
         }
-        rebind()
+        let failed = rebind()
+        guard failed.isEmpty else {
+            throw LineEditorError(
+                function: "el_set(EL_BIND)", message: "cannot bind again: \(failed.joined(separator: ", "))")
+        }
+    }
+
+    /// What reading a configuration file did.
+    public struct Configuration: Equatable, Sendable {
+        /// Whether there was a file to read.
+        public var found: Bool
+        /// The bindings that could not be made again afterwards, as `keys (function)`.
+        public var failedBindings: [String]
     }
 
     /// Reads a libedit configuration file, then binds draftline's keys again.
     ///
-    /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. Returns
-    /// `false` when there was no file to read. A `bind -e` or `bind -v` line in the file
-    /// resets the key maps, so the program's own bindings are made again afterwards;
-    /// a binding the file makes for a sequence draftline does not use is kept.
+    /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. A
+    /// `bind -e` or `bind -v` line in the file resets the key maps, so the program's own
+    /// bindings are made again afterwards; a binding the file makes for a sequence
+    /// draftline does not use is kept.
     @discardableResult
-    public func sourceConfiguration(path: String? = nil) -> Bool {
+    public func sourceConfiguration(path: String? = nil) -> Configuration {
         let found = el_source(editLine, path) == 0
-        rebind()
-        return found
+        return Configuration(found: found, failedBindings: rebind())
     }
 
     /// Adds a line to the edit line's history (up arrow, `^R`).
@@ -179,7 +214,7 @@ public final class LineEditor {
     /// verbatim, and the cursor at `cursor` (Unicode scalars from the start; the end when
     /// `nil`). The prompt is shown as given.
     public func readLine(prompt: String, prefill: String = "", cursor: Int? = nil) -> Input {
-        self.prompt = Array(prompt.utf8CString)
+        setPrompt(prompt)
         leftWith = nil
         pendingPrefill = nil
         if !prefill.isEmpty {
@@ -190,7 +225,9 @@ public final class LineEditor {
         }
         var count: Int32 = 0
         errno = 0
+        isReading = true
         let line = el_wgets(editLine, &count)
+        isReading = false
         pendingPrefill = nil
         if let function = leftWith {
             let state = lineState
@@ -214,6 +251,63 @@ public final class LineEditor {
         let length = info.pointee.lastchar - start
         let cursor = info.pointee.cursor - start
         return (Self.string(from: start, count: length), cursor)
+    }
+
+    // MARK: - Output
+
+    /// Writes text to standard output (or standard error) through libedit's own streams.
+    ///
+    /// Wraps `fwrite` and `fflush`. Returns whether every byte was written.
+    @discardableResult
+    public static func write(_ text: String, toError: Bool = false) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    dl_write(toError ? 1 : 0, $0, buffer.count) == 0
+                }
+            } ?? true
+        }
+    }
+
+    /// Prints `text` (whole lines) above the edit line while a line is being read, then
+    /// redraws the prompt and the line with its cursor; outside a read, writes it.
+    ///
+    /// Moves to the first row of the edit line (a line wider than the terminal spans
+    /// several rows), erases to the end of the screen, writes the text, and asks libedit
+    /// to draw the prompt and line again (`el_set(EL_REFRESH)`). The buffer, the cursor
+    /// and a half-typed key sequence are libedit's and are not touched.
+    public func printAbove(_ text: String, toError: Bool = false) {
+        guard isReading else {
+            Self.write(text, toError: toError)
+            return
+        }
+        let state = lineState
+        let before = state.text.unicodeScalars.prefix(state.cursor)
+        let columns = Int(dl_el_columns(editLine))
+        let row = (Self.width(of: promptText.unicodeScalars) + Self.width(of: before)) / max(columns, 1)
+        Self.write("\r" + (row > 0 ? "\u{1B}[\(row)A" : "") + "\u{1B}[J")
+        Self.write(text, toError: toError)
+        _ = dl_el_refresh(editLine)
+    }
+
+    /// The columns libedit gives these characters: a control character shows as `^X`;
+    /// others take what `wcwidth` says.
+    private static func width<S: Sequence>(of scalars: S) -> Int where S.Element == Unicode.Scalar {
+        scalars.reduce(0) { total, scalar in
+            if scalar.value < 0x20 || scalar.value == 0x7F { return total + 2 }
+            return total + max(0, Int(dl_wcwidth(wchar_t(bitPattern: scalar.value))))
+        }
+    }
+
+    private func setPrompt(_ text: String) {
+        promptText = text
+        let bytes = text.utf8CString
+        if bytes.count > prompt.count {
+            prompt.deallocate()
+            prompt = .allocate(capacity: bytes.count)
+        }
+        _ = prompt.initialize(from: bytes)
     }
 
     // MARK: - Key functions
@@ -250,8 +344,9 @@ public final class LineEditor {
         }
     }
 
-    private func rebind() {
-        for binding in bindings { _ = dl_el_bind(editLine, binding.keys, binding.function) }
+    /// Makes every binding again; returns those that failed, as `keys (function)`.
+    private func rebind() -> [String] {
+        bindings.filter { dl_el_bind(editLine, $0.keys, $0.function) != 0 }.map { "\($0.keys) (\($0.function))" }
     }
 
     private func run(slot index: Int) -> UInt8 {
@@ -275,11 +370,14 @@ public final class LineEditor {
                 insertVerbatim(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
                 return UInt8(CC_REFRESH)
             case .list(let candidates):
-                dl_write_stdout("\n" + candidates.joined(separator: "  ") + "\n")
-                return UInt8(CC_REDISPLAY)
+                printAbove(candidates.joined(separator: "  ") + "\n")
+                return UInt8(CC_REFRESH)
             case .none:
                 return UInt8(CC_REFRESH_BEEP)
             }
+        case .run(let action):
+            action()
+            return UInt8(CC_REFRESH)
         }
     }
 

@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import DraftlineTestSupport
 import Foundation
 import Glibc
@@ -156,9 +157,10 @@ enum Benchmark {
             }
         }
         let sessions = sizes.indices.map { index in
-            Session(
-                contacts: ContactBook.load(directory: directories[index]),
-                history: try! PropertyListHistory(directory: directories[index]))
+            Frontend(
+                Session(
+                    contacts: ContactBook.load(directory: directories[index]),
+                    history: try! PropertyListHistory(directory: directories[index])))
         }
         var opens = Array(repeating: [Double](), count: sizes.count)
         var sends = Array(repeating: [Double](), count: sizes.count)
@@ -243,14 +245,14 @@ enum Benchmark {
         try terminal.waitForPrompt("draftline> ", timeout: 30)
         let seconds = now() - started
         let megabytes = Double(terminal.peakMemoryKilobytes ?? 0) / 1024
-        terminal.send("/quit\r")
+        try terminal.send("/quit\r")
         try terminal.waitForExit(timeout: 30)
         return (seconds, megabytes)
     }
 
     /// The times of `count` opens (`/open`, showing the chat's last messages) of random chats.
     static func measureOpens(
-        _ session: Session, chats: Int, count: Int, random: inout SeededGenerator
+        _ session: Frontend, chats: Int, count: Int, random: inout SeededGenerator
     ) throws -> [Double] {
         var times: [Double] = []
         for _ in 0..<count {
@@ -267,7 +269,7 @@ enum Benchmark {
 
     /// The times of `count` durable sends (stored, synced, directory synced) to a random chat.
     static func measureSends(
-        _ session: Session, chats: Int, hasContacts: Bool, count: Int, random: inout SeededGenerator,
+        _ session: Frontend, chats: Int, hasContacts: Bool, count: Int, random: inout SeededGenerator,
         generator: inout MessageGenerator
     ) throws -> [Double] {
         let user = hasContacts ? userName(Int.random(in: 0..<chats, using: &random)) : "alice"

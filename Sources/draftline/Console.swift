@@ -1,13 +1,12 @@
 import DraftKit
-import Foundation
-import Glibc
+import DraftlineREPL
+import LineEditor
 
-/// Writes to the standard streams with `write(2)`, unbuffered, so output and errors keep
-/// their order whether they go to a terminal, a pipe or a file.
+/// Where draftline's lines go: through the line editor's one output path. While a line
+/// is being read, they are printed above it and the line is redrawn.
 enum Console {
     enum Stream {
         case output, error
-        var descriptor: Int32 { self == .output ? 1 : 2 }
     }
 
     /// A text style, written as an SGR escape sequence when colour is on.
@@ -20,39 +19,38 @@ enum Console {
 
     /// Colour only on a terminal, and never with `NO_COLOR` set (https://no-color.org).
     nonisolated(unsafe) static var colour: Bool = false
+    /// The editor reading lines, on a terminal.
+    nonisolated(unsafe) static weak var editor: LineEditor?
 
-    static func decideColour(environment: [String: String]) {
-        colour = isatty(1) == 1 && isatty(2) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+    static func decideColour(environment: [String: String], terminal: Bool) {
+        colour = terminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
     static func write(_ text: String, to stream: Stream, style: Style? = nil) {
-        let styled = colour && style != nil ? "\u{1B}[\(style!.rawValue)m\(text)\u{1B}[0m" : text
-        var bytes = Array(styled.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes {
-                Glibc.write(stream.descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
+        var body = Substring(text)
+        let newline = body.last == "\n"
+        if newline { body = body.dropLast() }
+        let styled =
+            (colour && style != nil ? "\u{1B}[\(style!.rawValue)m\(body)\u{1B}[0m" : String(body))
+            + (newline ? "\n" : "")
+        if let editor, editor.isReading {
+            editor.printAbove(styled, toError: stream == .error)
+        } else {
+            LineEditor.write(styled, toError: stream == .error)
         }
     }
 
-    /// Prints a session's lines: information to standard output, warnings and errors to
-    /// standard error.
+    /// Prints lines: information to standard output, warnings and errors to standard
+    /// error, in order.
     static func show(_ lines: [OutputLine]) {
         for line in lines {
             switch line.kind {
             case .info:
-                write(line.text, to: .output, style: line.text.hasPrefix("trace: ") ? .dim : nil)
-                write("\n", to: .output)
+                write(line.text + "\n", to: .output, style: line.text.hasPrefix("trace: ") ? .dim : nil)
             case .warning:
-                write(line.description, to: .error, style: .warning)
-                write("\n", to: .error)
+                write(line.description + "\n", to: .error, style: .warning)
             case .error:
-                write(line.description, to: .error, style: .error)
-                write("\n", to: .error)
+                write(line.description + "\n", to: .error, style: .error)
             }
         }
     }

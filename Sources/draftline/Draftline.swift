@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import Foundation
 import Glibc
 
@@ -15,11 +16,12 @@ enum Draftline {
     }
 
     static func main(arguments: [String]) -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
         let options: Options
         do {
             options = try Options(parsing: arguments)
         } catch {
-            Console.write("draftline: \(error)\n\(Options.usage)\n", to: .error)
+            Console.write("draftline: \(TerminalText.visible(error.description))\n\(Options.usage)\n", to: .error)
             return ExitStatus.usage
         }
         if options.showHelp {
@@ -31,29 +33,44 @@ enum Draftline {
             return ExitStatus.success
         }
         let terminal = isatty(0) == 1 && isatty(1) == 1
+        Console.decideColour(environment: environment, terminal: terminal && isatty(2) == 1)
         if options.tour {
             guard terminal else {
                 Console.write("draftline: \(DraftlineError.tourNeedsTerminal)\n", to: .error)
                 return ExitStatus.failure
             }
-            Console.decideColour(environment: ProcessInfo.processInfo.environment)
             return TerminalREPL.playTour(options: options)
         }
-        let session: Session
-        let directory: String
-        do {
-            directory = try options.resolvedDataDirectory(environment: ProcessInfo.processInfo.environment)
-            let history = try PropertyListHistory(directory: directory)
-            session = Session(
-                contacts: ContactBook.load(directory: directory), history: history, tracing: options.trace)
+        let frontend: Frontend
+        let data: DataDirectory
+        do throws(Failure) {
+            let path: String
+            do { path = try options.resolvedDataDirectory(environment: environment) } catch { throw .usage(error) }
+            do { data = try DataDirectory(path: path) } catch { throw .store(error) }
+            let session = Session(
+                contacts: data.loadContacts(), history: data.history, tracing: options.trace,
+                workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"])
+            frontend = Frontend(session)
         } catch {
-            Console.write("draftline: cannot use the data directory: \(error)\n", to: .error)
+            Console.write(
+                "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.failure
         }
         if terminal {
-            Console.decideColour(environment: ProcessInfo.processInfo.environment)
-            return TerminalREPL(session: session, options: options, directory: directory).run()
+            return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory).run()
         }
-        return PipeREPL(session: session).run()
+        return PipeREPL(frontend: frontend).run()
+    }
+
+    private enum Failure: Error, CustomStringConvertible {
+        case usage(UsageError)
+        case store(StoreError)
+
+        var description: String {
+            switch self {
+            case .usage(let error): return error.description
+            case .store(let error): return error.description
+            }
+        }
     }
 }

@@ -1,18 +1,19 @@
 import DraftKit
+import DraftlineREPL
 import Glibc
 
 /// The REPL with standard input not a terminal: one line per command or message, no
 /// prompt and no escape sequences. Exit status 0 at end of input, 1 if a message could
 /// not be stored.
 struct PipeREPL {
-    let session: Session
+    let frontend: Frontend
 
     func run() -> Int32 {
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
         var number = 0
-        while !session.hasQuit {
+        while !frontend.hasQuit {
             guard let line = input.next() else {
-                Console.show(session.handle(.endOfInput))
+                Console.show(frontend.handle(.endOfInput))
                 break
             }
             number += 1
@@ -25,10 +26,10 @@ struct PipeREPL {
                         OutputLine(.warning, "line \(number) is not valid UTF-8: each bad byte was read as U+FFFD")
                     ])
                 }
-                Console.show(session.handle(PipedLine.event(for: text, prefill: session.prefill)))
+                Console.show(frontend.handle(PipedLine.event(for: text, prefill: frontend.prefill)))
             }
         }
-        return session.hadSendFailure ? Draftline.ExitStatus.failure : Draftline.ExitStatus.success
+        return frontend.hadSendFailure ? Draftline.ExitStatus.failure : Draftline.ExitStatus.success
     }
 }
 

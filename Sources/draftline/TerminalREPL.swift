@@ -1,17 +1,18 @@
+import CTerminalSignals
 import DraftKit
-import Foundation
+import DraftlineREPL
 import Glibc
 import LineEditor
 
 /// The REPL on a terminal: libedit reads each line, pre-filled with the chat's draft.
 struct TerminalREPL {
-    let session: Session
+    let frontend: Frontend
     let options: Options
-    let directory: String
+    let lineHistory: LineHistoryFile
 
     /// `draftline --tour`: the tour alone, without opening the user's data directory.
     static func playTour(options: Options) -> Int32 {
-        Signals.install()
+        installSignals()
         do {
             let editor = try makeEditor(options: options, completing: nil)
             return TourPlayer(editor: editor, speed: options.tourSpeed).play()
@@ -23,52 +24,60 @@ struct TerminalREPL {
     }
 
     func run() -> Int32 {
-        Signals.install()
+        Self.installSignals()
         let editor: LineEditor
         do {
-            editor = try Self.makeEditor(options: options, completing: session)
+            editor = try Self.makeEditor(options: options, completing: frontend)
         } catch {
             Console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.failure
         }
-        session.canPlayTour = true
+        frontend.session.canPlayTour = true
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
             Console.write(
                 "warning: the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; "
                     + "run with LANG=C.UTF-8\n", to: .error, style: .warning)
         }
-        let lineHistory = LineHistoryFile(directory: directory)
         var entered = lineHistory.load()
         editor.setHistory(entered)
         Console.write(
             "draftline: each chat keeps its unsent text as a draft while draftline runs. "
                 + "/help lists commands, /tour shows the flow.\n", to: .output)
-        while !session.hasQuit {
-            let event = Self.readEvent(for: session, with: editor) { line in
+        while !frontend.hasQuit {
+            let event = Self.readEvent(for: frontend, with: editor) { line in
                 guard line.utf8.count <= Session.maximumLineBytes else { return }
                 editor.addHistory(line)
                 entered = Array((entered + [line]).suffix(lineHistory.limit))
-                do { try lineHistory.save(entered) } catch {
+                do throws(StoreError) { try lineHistory.save(entered) } catch {
                     Console.write(
-                        "warning: the edit-line history was not saved: \(error)\n", to: .error, style: .warning)
+                        "warning: the edit-line history was not saved: \(TerminalText.visible(error.description))\n",
+                        to: .error, style: .warning)
                 }
             }
             guard let event else { continue }
-            Console.show(session.handle(event))
-            if let speed = session.takeRequestedTour() {
+            Console.show(frontend.handle(event))
+            if let speed = frontend.session.takeRequestedTour() {
                 TourPlayer(editor: editor, speed: speed).play()
             }
         }
         return Draftline.ExitStatus.success
     }
 
-    /// Reads one edit line for `session`, pre-filled with its draft, and turns what
+    private static func installSignals() {
+        if dl_signals_install() != 0 {
+            Console.write(
+                "warning: signal handlers could not be installed: \(String(cString: strerror(errno)))\n", to: .error,
+                style: .warning)
+        }
+    }
+
+    /// Reads one edit line for `frontend`, pre-filled with its draft, and turns what
     /// happened into an event; `entered` sees each non-empty line entered with Enter.
     static func readEvent(
-        for session: Session, with editor: LineEditor, entered: (String) -> Void = { _ in }
+        for frontend: Frontend, with editor: LineEditor, entered: (String) -> Void = { _ in }
     ) -> InputEvent? {
-        let prefill = session.prefill
-        switch editor.readLine(prompt: session.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor) {
+        let prefill = frontend.prefill
+        switch editor.readLine(prompt: frontend.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor) {
         case .entered(let line):
             if !line.isEmpty { entered(line) }
             return .line(line)
@@ -86,62 +95,38 @@ struct TerminalREPL {
     }
 
     /// An editor with draftline's key functions, `~/.editrc` read, and Tab completing
-    /// for `session`.
+    /// for `frontend`.
     private static func makeEditor(
-        options: Options, completing session: Session?
-    ) throws(LineEditorError)
-        -> LineEditor
-    {
+        options: Options, completing frontend: Frontend?
+    ) throws(LineEditorError) -> LineEditor {
         let editor = try LineEditor(programName: "draftline")
+        Console.editor = editor
         for key in LeaveKey.allCases {
             try editor.addLeavingFunction(named: key.functionName, help: key.help)
             try editor.bind(key.defaultKeys, to: key.functionName)
         }
-        editor.completer = { [weak session] before in
-            guard let session else { return .none }
-            switch session.complete(before) {
+        try editor.addFunction(named: KeyLabels.draftMapFunction, help: "show the draft map above the edit line") {
+            [weak frontend] in
+            guard let frontend else { return }
+            Console.show(frontend.handle(.line("/drafts")))
+        }
+        try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
+        editor.completer = { [weak frontend] before in
+            guard let frontend else { return .none }
+            switch frontend.complete(before) {
             case .insert(let text): return .insert(text)
             case .list(let candidates): return .list(candidates)
             case .none: return .none
             }
         }
-        editor.sourceConfiguration()
+        let configuration = editor.sourceConfiguration()
+        if !configuration.failedBindings.isEmpty {
+            Console.write(
+                "warning: after ~/.editrc, these keys could not be bound again: "
+                    + TerminalText.visible(configuration.failedBindings.joined(separator: ", ")) + "\n",
+                to: .error, style: .warning)
+        }
         if let mode = options.editor { try editor.setEditor(mode) }
         return editor
-    }
-}
-
-/// Signal handling on a terminal.
-///
-/// Ctrl-C interrupts the line being read: libedit returns with `EINTR` and the line is
-/// abandoned. SIGTERM and SIGHUP end draftline at once, from the handler: libedit has
-/// already set the terminal back to cooked mode before passing the signal on, the handler
-/// puts back the exact settings draftline started with (`tcsetattr`) and calls `_exit`.
-/// Both are async-signal-safe, and nothing is lost by not returning: every message was
-/// stored durably when it was sent, and drafts are meant to be forgotten. (Setting a flag
-/// instead would not do: a signal that lands while libedit is between reads leaves it
-/// waiting for the next key.) The exit status is 128 plus the signal's number.
-enum Signals {
-    nonisolated(unsafe) private static var original = termios()
-    nonisolated(unsafe) private static var haveOriginal = false
-
-    static func install() {
-        haveOriginal = tcgetattr(0, &original) == 0
-        set(SIGINT) { _ in }
-        set(SIGTERM, terminate)
-        set(SIGHUP, terminate)
-    }
-
-    private static let terminate: @convention(c) (Int32) -> Void = { signal in
-        if Signals.haveOriginal { tcsetattr(0, TCSANOW, &Signals.original) }
-        _exit(128 + signal)
-    }
-
-    private static func set(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(signal, &action, nil)
     }
 }

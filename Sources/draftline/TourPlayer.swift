@@ -1,11 +1,12 @@
 import DraftKit
+import DraftlineREPL
 import Foundation
 import Glibc
 import LineEditor
 
 /// Plays ``Tour`` through the real line editor: each step's narration, then its keys
 /// typed at a person's pace into the edit line, then what draftline answered and the
-/// draft map. Runs on a scratch data directory, removed at the end.
+/// draft map. Its history is kept in memory: the user's data directory is not touched.
 struct TourPlayer {
     let editor: LineEditor
     /// 1 is a person's pace; 2 twice as fast.
@@ -14,21 +15,7 @@ struct TourPlayer {
     /// Plays the tour; returns whether it ran to the end (Ctrl-C stops it).
     @discardableResult
     func play() -> Bool {
-        var template = Array((NSTemporaryDirectory() + "/draftline-tour-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            Console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
-            return false
-        }
-        let scratch = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let session: Session
-        do {
-            session = Session(
-                contacts: ContactBook(), history: try PropertyListHistory(directory: scratch), tracing: true)
-        } catch {
-            Console.write("draftline: cannot start the tour: \(error)\n", to: .error, style: .error)
-            return false
-        }
+        let frontend = Frontend(Session(contacts: ContactBook(), history: InMemoryHistory(), tracing: true))
         let pacer = Pacer(speed: speed)
         editor.keySource = { pacer.next() }
         defer { editor.keySource = nil }
@@ -36,14 +23,14 @@ struct TourPlayer {
         for step in Tour.steps {
             Console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
-            guard let event = TerminalREPL.readEvent(for: session, with: editor), !pacer.stopped,
+            guard let event = TerminalREPL.readEvent(for: frontend, with: editor), !pacer.stopped,
                 event != .interrupt, event != .endOfInput
             else {
                 Console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }
-            Console.show(session.handle(event))
-            if !session.hasQuit && !session.isAskingForChat { Console.show(session.handle(.line("/drafts"))) }
+            Console.show(frontend.handle(event))
+            if !frontend.hasQuit && !frontend.isAskingForChat { Console.show(frontend.handle(.line("/drafts"))) }
         }
         Console.write(Self.wrap(Tour.ending) + "\n── end of the tour ──\n", to: .output, style: .narration)
         return true

@@ -1,7 +1,7 @@
-import DraftKit
 import Foundation
 import Glibc
 
-// draftline: a thin executable over DraftKit (the REPL as data) and LineEditor (libedit).
+// draftline: a thin executable over DraftKit (the REPL as data), DraftlineREPL (how it is
+// shown and typed) and LineEditor (libedit).
 setlocale(LC_ALL, "")
 exit(Draftline.main(arguments: Array(CommandLine.arguments.dropFirst())))

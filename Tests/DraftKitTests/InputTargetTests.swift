@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import Foundation
 import Glibc
 import Testing
@@ -7,12 +8,13 @@ import Testing
 struct InputTargetTests {
     let history = MemoryHistory()
     let scratch = ScratchDirectory()
-    let session: Session
+    let session: Frontend
     let alice = InputTarget.privateChat(try! GlobalKey(validating: "alice"))
     let thread = InputTarget.comment(.tweet, id: 123, replyTo: try! GlobalKey(validating: "alice"))
 
     init() {
-        session = Session(contacts: ContactBook(), history: history, workingDirectory: scratch.path, home: scratch.path)
+        session = Frontend(
+            Session(contacts: ContactBook(), history: history, workingDirectory: scratch.path, home: scratch.path))
     }
 
     @discardableResult
@@ -43,8 +45,8 @@ struct InputTargetTests {
         type("/comment tweet 123 @alice")
         #expect(session.prefill == nil)
         type("a public reply")
-        #expect(history.contents("tweet_123") == ["a public reply"])
-        #expect(history.stored[ChatID("tweet_123")!]?.first?.target == "alice")
+        #expect(history.contents("tweet_123", kind: .thread) == ["a public reply"])
+        #expect(history.messages(ChatID("tweet_123", kind: .thread)!).first?.target == "alice")
         type("/open alice")
         #expect(session.prefill?.text == "private")
     }
@@ -85,7 +87,7 @@ struct InputTargetTests {
         type("/detach 2")
         #expect(session.drafts.attachments(for: key).count == 2)
         type(session.prefill!.text)
-        let sent = try #require(history.stored[ChatID("alice")!])
+        let sent = history.messages(ChatID("alice")!)
         #expect(sent.map(\.type) == ["image", "file", "text"])
         #expect(sent[0].filePath == photo)
         #expect(sent[2].content == "caption")
@@ -96,7 +98,7 @@ struct InputTargetTests {
         type("/open alice")
         type("/attach \(file("a.png"))")
         type("")
-        #expect(history.stored[ChatID("alice")!]?.map(\.type) == ["image"])
+        #expect(history.messages(ChatID("alice")!).map(\.type) == ["image"])
     }
 
     @Test func emptyMediaListRemovesTheEntry() {
@@ -146,7 +148,7 @@ struct InputTargetTests {
         session.handle(.leave(.back, TextDraft(text: "kept")))
         type("/open alice")
         type("/location 52.52 -13.4 Alexanderplatz, Berlin")
-        let message = history.stored[ChatID("alice")!]?.first
+        let message = history.messages(ChatID("alice")!).first
         #expect(message?.type == "location")
         #expect(message?.latitude == 52.52 && message?.longitude == -13.4)
         #expect(message?.address == "Alexanderplatz, Berlin")
@@ -158,7 +160,7 @@ struct InputTargetTests {
         type("/open alice")
         let output = type("/location \(arguments)")
         #expect(output.map(\.kind) == [.error])
-        #expect(history.stored.isEmpty)
+        #expect(history.isEmpty)
     }
 
     // MARK: chat list and draft map

@@ -10,7 +10,11 @@ struct MessageTests {
 
     @Test func dictionaryRoundTripKeepsEveryField() {
         #expect(Message(dictionary: full.dictionary) == full)
-        #expect(Set(full.dictionary.keys).count == 11)
+        let model: Set = [
+            "chatID", "messageID", "content", "target", "mineHead", "otherHead", "type", "filePath", "address",
+            "latitude", "longitude",
+        ]
+        #expect(Set(full.dictionary.keys) == model.union(["sentAt"]))
     }
 
     @Test func missingKeysTakeTheSeedDefaults() {
@@ -29,7 +33,7 @@ struct MessageTests {
         #expect(decoded == [Message(chatID: "bob", content: "x", type: "", latitude: 40)])
     }
 
-    @Test func encoderWritesTheElevenKeys() throws {
+    @Test func encoderWritesTheElevenKeysAndTheSendTime() throws {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
         let data = try encoder.encode([full])

@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import Testing
 
 @Suite("Command-line options")

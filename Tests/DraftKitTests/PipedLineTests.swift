@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import Testing
 
 @Suite("Piped lines stand for keystrokes")

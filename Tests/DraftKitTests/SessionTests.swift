@@ -1,46 +1,39 @@
 import DraftKit
+import DraftlineREPL
 import Foundation
 import Testing
 
-/// History kept in memory, able to fail the next append as a full disk would.
-final class MemoryHistory: HistoryStore {
-    var stored: [ChatID: [Message]] = [:]
-    var activity: [ChatID: Date] = [:]
-    var failNextAppend = false
+/// The in-memory store, as tests read it.
+typealias MemoryHistory = InMemoryHistory
 
-    func append(_ message: Message, to chat: ChatID) throws(StorageError) {
-        if failNextAppend {
-            failNextAppend = false
-            throw StorageError("write", path: "memory", code: 28)  // ENOSPC
-        }
-        stored[chat, default: []].append(message)
-        activity[chat] = Date()
+extension InMemoryHistory {
+    /// Whether the next append fails, as a full disk would.
+    var failNextAppend: Bool {
+        get { nextAppendFailure != nil }
+        set { nextAppendFailure = newValue ? .unavailable("write: No space left on device") : nil }
     }
 
-    func recentMessages(in chat: ChatID, limit: Int) throws(StorageError) -> [Message] {
-        Array((stored[chat] ?? []).suffix(limit))
+    /// Every message of a chat, oldest first.
+    func messages(_ chat: ChatID) -> [Message] { (try? recentMessages(in: chat, limit: .max)) ?? [] }
+
+    /// The texts of a chat's messages, oldest first.
+    func contents(_ name: String, kind: ChatID.Kind = .privateChat) -> [String] {
+        messages(ChatID(name, kind: kind)!).map(\.content)
     }
 
-    func messageCount(in chat: ChatID) throws(StorageError) -> Int { stored[chat]?.count ?? 0 }
-
-    func chats() throws(StorageError) -> [ChatSummary] {
-        stored.map { ChatSummary(chatID: $0.key, lastMessage: $0.value.last, lastActivity: activity[$0.key]!) }
-    }
-
-    func takeWarnings() -> [String] { [] }
-
-    func contents(_ chat: String) -> [String] { (stored[ChatID(chat)!] ?? []).map(\.content) }
+    /// Whether no message was stored at all.
+    var isEmpty: Bool { ((try? chats()) ?? []).isEmpty }
 }
 
 @Suite("The session: screens, commands and the draft rules, as data")
 struct SessionTests {
     let history = MemoryHistory()
-    let session: Session
+    let session: Frontend
     let aliceKey = InputTarget.privateChat(try! GlobalKey(validating: "alice")).draftKey
     let bobKey = InputTarget.privateChat(try! GlobalKey(validating: "bob")).draftKey
 
     init() {
-        session = Session(contacts: ContactBook(), history: history)
+        session = Frontend(Session(contacts: ContactBook(), history: history))
     }
 
     @discardableResult
@@ -88,7 +81,7 @@ struct SessionTests {
         #expect(history.contents("alice") == ["hello"])
         #expect(session.drafts.text(for: aliceKey) == nil)
         #expect(session.prefill == nil)
-        let stored = history.stored[ChatID("alice")!]![0]
+        let stored = history.messages(ChatID("alice")!)[0]
         #expect(stored.chatID == "alice" && stored.target == "alice" && stored.type == "text")
         #expect(!stored.messageID.isEmpty)
     }
@@ -110,7 +103,7 @@ struct SessionTests {
         type("/back")
         type(" \t ")
         #expect(session.drafts.isEmpty)
-        #expect(history.stored.isEmpty)
+        #expect(history.isEmpty)
     }
 
     @Test func commandsNeverChangeADraft() {

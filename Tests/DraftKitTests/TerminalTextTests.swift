@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import Testing
 
 @Suite("Text made safe for a terminal")

@@ -1,11 +1,12 @@
 import DraftKit
+import DraftlineREPL
 import Testing
 
 @Suite("The tour's script, played as data")
 struct TourTests {
     @Test func theStoryEndsWithTheMessageSentAndTheLastDraftDiscarded() {
         let history = MemoryHistory()
-        let session = Session(contacts: ContactBook(), history: history, tracing: true)
+        let session = Frontend(Session(contacts: ContactBook(), history: history, tracing: true))
         var trace: [String] = []
         for step in Tour.steps {
             #expect(!session.hasQuit)

@@ -11,16 +11,10 @@ struct DurabilityTests {
 
     init() throws { fixture = try Fixture() }
 
-    /// Every segment of a chat, each decoded on its own: a file that does not parse fails.
+    /// Every message of a chat, read by Python's plistlib: a segment that does not parse,
+    /// or a stray file in the chat's directory, fails.
     func decodeEverySegment(of chat: String) throws -> [Message] {
-        let directory = fixture.dataDirectory + "/chats/" + chat
-        guard FileManager.default.fileExists(atPath: directory) else { return [] }  // killed before the first send
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted().filter { $0 != "last" }
-        #expect(names.allSatisfy { $0.hasSuffix(".plist") }, "\(names)")
-        return try names.flatMap { name in
-            try PropertyListDecoder().decode(
-                [Message].self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
-        }
+        try fixture.messages(in: chat)
     }
 
     /// Starts draftline on a pipe with all of `input` already written, so that the test
@@ -39,6 +33,11 @@ struct DurabilityTests {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         try process.run()
+        // The deadline: a child still running after a minute is killed, and its status shows it.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [weak process] in
+            if process?.isRunning == true { kill(pid, SIGKILL) }
+        }
         return (process, stdout.fileHandleForReading)
     }
 
@@ -130,5 +129,35 @@ struct DurabilityTests {
         #expect(result.output.contains("1 draft discarded"))
         #expect(fixture.filesContaining(canary) == [])
         #expect(fixture.filesContaining("sent").count == 1)
+    }
+
+    /// The umask belongs to the whole process, so each case runs draftline in a child
+    /// process of its own (`sh -c 'umask …; exec draftline'`), on a terminal so that the
+    /// edit-line history is written too.
+    @Test(arguments: ["000", "022", "277"])
+    func directoriesAre0700AndFiles0600WhateverTheUmask(_ mask: String) throws {
+        let terminal = try PseudoTerminal(
+            executable: "/bin/sh",
+            arguments: [
+                "-c", "umask \(mask); exec \"$0\" --data-dir \"$1\"", Fixture.executable, fixture.dataDirectory,
+            ],
+            environment: fixture.environment())
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("m\r")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        let data = fixture.dataDirectory
+        func mode(_ path: String) -> Int? {
+            (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+        }
+        for directory in [data, data + "/chats", data + "/threads", data + "/tmp", data + "/chats/alice"] {
+            #expect(mode(directory) == 0o700, "\(directory)")
+        }
+        for file in [
+            data + "/chats/alice/00000000.plist", data + "/line-history.plist", data + "/lock", data + "/format",
+        ] {
+            #expect(mode(file) == 0o600, "\(file)")
+        }
     }
 }

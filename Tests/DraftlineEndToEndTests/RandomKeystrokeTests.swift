@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import DraftlineTestSupport
 import Foundation
 import Testing
@@ -69,32 +70,32 @@ struct RandomKeystrokeTests {
         let terminal = try fixture.startTerminal(["--trace"], environment: ["NO_COLOR": "1"])
         var random = SeededGenerator(seed: Self.seed)
         try terminal.waitForPrompt("draftline> ", timeout: 120, idle: 5)
-        terminal.send("/open alice\r")
+        try terminal.send("/open alice\r")
         try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
         var sent = 0
         var compared = 0
         for sequence in 0..<Self.sequences {
             let keys = Self.burst(&random)
             let context = "sequence \(sequence) (seed \(Self.seed)), keys \(keys.debugDescription)"
-            terminal.send(keys)
+            try terminal.send(keys)
             // Leave with one of the three keys; wait for where it leads.
             let leave = ["p", "b", "o"].randomElement(using: &random)!
-            terminal.send("\u{18}" + leave)
+            try terminal.send("\u{18}" + leave)
             let left: String
             switch leave {
             case "p":
                 left = try terminal.waitFor("── profile ──", timeout: 120, idle: 5)
                 try terminal.waitForPrompt("profile alice> ", timeout: 120, idle: 5)
-                terminal.send("/back\r")
+                try terminal.send("/back\r")
                 try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 120, idle: 5)
             case "b":
                 left = try terminal.waitFor("home: /open", timeout: 120, idle: 5)
                 try terminal.waitForPrompt("draftline> ", timeout: 120, idle: 5)
-                terminal.send("/open alice\r")
+                try terminal.send("/open alice\r")
                 try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 120, idle: 5)
             default:
                 left = try terminal.waitForPrompt("open chat with: ", timeout: 120, idle: 5)
-                terminal.send("alice\r")
+                try terminal.send("alice\r")
                 try terminal.waitFor("already in the chat with alice", timeout: 120, idle: 5)
             }
             try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
@@ -104,25 +105,25 @@ struct RandomKeystrokeTests {
             if let expected, !expected.text.hasPrefix("/"), !expected.text.allSatisfy(\.isWhitespace),
                 Int.random(in: 0..<100, using: &random) < 15
             {
-                terminal.send("\r")  // send it: the stored message is the edit line, byte for byte
+                try terminal.send("\r")  // send it: the stored message is the edit line, byte for byte
                 try terminal.waitFor("trace: removed privateMessage_alice (sending", timeout: 120, idle: 5)
                 try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
                 sent += 1
                 let stored = try #require(try fixture.messages(in: "alice").last, "\(context)")
                 #expect(TerminalText.visible(stored.content, keepNewlines: false) == expected.text, "\(context)")
             } else {
-                terminal.send("\u{18}p")  // leave again at once: the trace shows the edit line
+                try terminal.send("\u{18}p")  // leave again at once: the trace shows the edit line
                 let again = try terminal.waitFor("── profile ──", timeout: 120, idle: 5)
                 try terminal.waitForPrompt("profile alice> ", timeout: 120, idle: 5)
                 let twice = Self.savedDraft(in: again)
                 #expect(twice?.text == expected?.text, "\(context): text")
                 #expect(twice?.cursor == expected?.cursor, "\(context): cursor")
-                terminal.send("/back\r")
+                try terminal.send("/back\r")
                 try terminal.waitFor("── chat with Alice Chen (alice) ──", timeout: 120, idle: 5)
                 try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
             }
         }
-        terminal.send("\u{01}\u{0B}/quit\r")  // the edit line holds the draft: ^A ^K clear it first
+        try terminal.send("\u{01}\u{0B}/quit\r")  // the edit line holds the draft: ^A ^K clear it first
         #expect(try terminal.waitForExit(timeout: 5) == .exited(0))
         #expect(sent > Self.sequences / 20, "too few sends to check the stored text")
         #expect(compared > Self.sequences / 2, "too few drafts left to compare")

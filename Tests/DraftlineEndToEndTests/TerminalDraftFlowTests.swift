@@ -19,13 +19,13 @@ struct TerminalDraftFlowTests {
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         // ^V quotes the next key, so TAB and ^A go into the line instead of running bindings.
-        terminal.send("tab:\u{16}\tctl:\u{16}\u{1} 你好 😀")
-        terminal.send("\u{2}\u{2}\u{2}")  // ^B three times: the cursor goes before 好
-        terminal.send("\u{18}p")
+        try terminal.send("tab:\u{16}\tctl:\u{16}\u{1} 你好 😀")
+        try terminal.send("\u{2}\u{2}\u{2}")  // ^B three times: the cursor goes before 好
+        try terminal.send("\u{18}p")
         try terminal.waitForPrompt("profile alice> ")
-        terminal.send("/back\r")
+        try terminal.send("/back\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("|\r")  // typed at the restored cursor
+        try terminal.send("|\r")  // typed at the restored cursor
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["tab:\tctl:\u{1} 你|好 😀"])
@@ -35,21 +35,21 @@ struct TerminalDraftFlowTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("for alice\u{18}o")
+        try terminal.send("for alice\u{18}o")
         try terminal.waitForPrompt("open chat with: ")
-        terminal.send("bo\t\r")  // Tab completes the name
+        try terminal.send("bo\t\r")  // Tab completes the name
         try terminal.waitForPrompt("bob> ")
-        terminal.send("for bob\u{1}\u{18}o")  // ^A: the cursor is at the start when leaving
+        try terminal.send("for bob\u{1}\u{18}o")  // ^A: the cursor is at the start when leaving
         try terminal.waitForPrompt("open chat with: ")
-        terminal.send("alice\r")
+        try terminal.send("alice\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("!\r")
+        try terminal.send("!\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/back\r")
+        try terminal.send("/back\r")
         try terminal.waitForPrompt("bob> ")
-        terminal.send("!\r")
+        try terminal.send("!\r")
         try terminal.waitForPrompt("bob> ")
-        terminal.send("\u{4}")  // Ctrl-D on the empty line quits
+        try terminal.send("\u{4}")  // Ctrl-D on the empty line quits
         #expect(try terminal.waitForExit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["for alice!"])
         #expect(try fixture.messages(in: "bob").map(\.content) == ["!for bob"])
@@ -59,15 +59,15 @@ struct TerminalDraftFlowTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("hello\u{18}b")
+        try terminal.send("hello\u{18}b")
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("\r")  // sends the pre-filled draft
+        try terminal.send("\r")  // sends the pre-filled draft
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/back\r")
+        try terminal.send("/back\r")
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("\r")  // an empty line now: nothing is sent
+        try terminal.send("\r")  // an empty line now: nothing is sent
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["hello"])
@@ -79,21 +79,21 @@ struct TerminalDraftFlowTests {
             let terminal = try fixture.startTerminal()
             try terminal.waitForPrompt("draftline> ")
             try terminal.open("alice")
-            terminal.send("kept message\r")
+            try terminal.send("kept message\r")
             try terminal.waitForPrompt("alice> ")
-            terminal.send("\(canary)\u{18}b")
+            try terminal.send("\(canary)\u{18}b")
             try terminal.waitForPrompt("draftline> ")
-            terminal.send("/quit\r")
+            try terminal.send("/quit\r")
             try terminal.waitFor("1 draft discarded: privateMessage_alice")
             #expect(try terminal.waitForExit() == .exited(0))
         }
         #expect(fixture.filesContaining(canary) == [])
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        terminal.send("/open alice\r")
+        try terminal.send("/open alice\r")
         let screen = try terminal.waitForPrompt("alice> ")
         #expect(screen.contains("you: kept message"))
-        terminal.send("\r")  // no draft came back, so nothing is sent
+        try terminal.send("\r")  // no draft came back, so nothing is sent
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["kept message"])
@@ -103,9 +103,9 @@ struct TerminalDraftFlowTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("half typed\u{3}")
+        try terminal.send("half typed\u{3}")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("after\r")
+        try terminal.send("after\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["after"])
@@ -116,11 +116,13 @@ struct TerminalDraftFlowTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("unsent")
+        try terminal.send("unsent")
         #expect(!terminal.isCanonical)
         terminal.signal(signal)
         #expect(try terminal.waitForExit() == .exited(128 + signal))
-        #expect(terminal.isCanonical, "the terminal was left in raw mode")
+        #expect(
+            PseudoTerminal.same(terminal.attributes, terminal.initialAttributes),
+            "the terminal's settings differ from those at start")
         #expect(try fixture.messages(in: "alice").isEmpty)
     }
 
@@ -129,19 +131,19 @@ struct TerminalDraftFlowTests {
             let terminal = try fixture.startTerminal()
             try terminal.waitForPrompt("draftline> ")
             try terminal.open("alice")
-            terminal.send("entered line\r")
+            try terminal.send("entered line\r")
             try terminal.waitForPrompt("alice> ")
-            terminal.send("a draft only\u{18}b")
+            try terminal.send("a draft only\u{18}b")
             try terminal.waitForPrompt("draftline> ")
             #expect(try terminal.quit() == .exited(0))
         }
-        let lines = LineHistoryFile(directory: fixture.dataDirectory).load()
+        let lines = try fixture.lineHistory()
         #expect(lines == ["/open alice", "entered line", "/quit"])
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         // Up arrow three times: past "/open alice" and "/quit" to "entered line"; Enter sends it.
-        terminal.send("\u{1b}[A\u{1b}[A\u{1b}[A\r")
+        try terminal.send("\u{1b}[A\u{1b}[A\u{1b}[A\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["entered line", "entered line"])
@@ -153,10 +155,10 @@ struct TerminalDraftFlowTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("via editrc\u{19}")  // ^Y, bound by name in ~/.editrc
+        try terminal.send("via editrc\u{19}")  // ^Y, bound by name in ~/.editrc
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("\r")
+        try terminal.send("\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["via editrc"])

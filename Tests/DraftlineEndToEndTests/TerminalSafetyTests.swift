@@ -42,7 +42,7 @@ struct TerminalSafetyTests {
 
         let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
         try terminal.waitForPrompt("draftline> ")
-        terminal.send("/open alice\r")
+        try terminal.send("/open alice\r")
         let shown = try terminal.waitForPrompt("alice> ")
         // What draftline wrote between the echoed command and the next prompt is its own
         // output only: not one byte of it may drive the terminal.
@@ -57,8 +57,8 @@ struct TerminalSafetyTests {
         // A terminal answers ESC[6n by typing a cursor report into the input. Had the
         // request got through, our stand-in terminal would answer it, and the report would
         // land in the edit line.
-        if terminal.text.contains("\u{1B}[6n") { terminal.send("\u{1B}[12;1R") }
-        terminal.send("clean\r")
+        if terminal.text.contains("\u{1B}[6n") { try terminal.send("\u{1B}[12;1R") }
+        try terminal.send("clean\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(!terminal.text.contains("\u{1B}[6n"))
@@ -94,12 +94,12 @@ struct TerminalSafetyTests {
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         let before = terminal.peakMemoryKilobytes ?? 0
-        terminal.send(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0D])
+        try terminal.send(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0D])
         try terminal.waitFor("line refused: it is 1024 KiB and the limit is 64 KiB", timeout: 120)
         try terminal.waitForPrompt("alice> ", timeout: 60)
         let after = terminal.peakMemoryKilobytes ?? 0
         #expect(after - before < 50 * 1024, "grew by \(after - before) KiB")
-        terminal.send("fine\r")
+        try terminal.send("fine\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["fine"])
@@ -109,10 +109,10 @@ struct TerminalSafetyTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("before ")
+        try terminal.send("before ")
         try terminal.waitFor("before ")
         terminal.resize(rows: 40, columns: 50)
-        terminal.send("after\r")
+        try terminal.send("after\r")
         try terminal.waitForPrompt("alice> ")
         terminal.resize(rows: 20, columns: 120)
         #expect(try terminal.quit() == .exited(0))
@@ -146,12 +146,12 @@ struct TerminalSafetyTests {
             environment: fixture.environment(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]))
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("half ")
+        try terminal.send("half ")
         try terminal.waitFor("half ")
-        terminal.send("\u{1A}")  // Ctrl-Z
+        try terminal.send("\u{1A}")  // Ctrl-Z
         try terminal.waitFor("[stopped; fg]")
         try terminal.waitForRawMode()
-        terminal.send("typed after fg\r")
+        try terminal.send("typed after fg\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["half typed after fg"])
@@ -163,13 +163,14 @@ struct TerminalSafetyTests {
         let terminal = try fixture.startTerminal(arguments)
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("in vi\u{18}p")
+        try terminal.send("in vi\u{18}p")
         try terminal.waitForPrompt("profile alice> ")
-        terminal.send("/back\r")
+        try terminal.send("/back\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("\u{1B}0i>\r")  // ESC to command mode, 0 to the start, i to insert: the pre-fill is a real line
+        // ESC to command mode, 0 to the start, i to insert: the pre-fill is a real line.
+        try terminal.send("\u{1B}0i>\r")
         try terminal.waitForPrompt("alice> ")
-        terminal.send("/open bo\t\r")
+        try terminal.send("/open bo\t\r")
         try terminal.waitForPrompt("bob> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == [">in vi"])
@@ -188,15 +189,15 @@ struct TerminalSafetyTests {
         let terminal = try fixture.startTerminal(environment: ["EDITRC": path])
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("x\u{0F}")  // ^O: draftline-open
+        try terminal.send("x\u{0F}")  // ^O: draftline-open
         try terminal.waitForPrompt("open chat with: ")
-        terminal.send("bob\r")
+        try terminal.send("bob\r")
         try terminal.waitForPrompt("bob> ")
-        terminal.send("/op\u{07}alice\r")  // ^G: draftline-complete
+        try terminal.send("/op\u{07}alice\r")  // ^G: draftline-complete
         try terminal.waitForPrompt("alice> ")
-        terminal.send("\u{14}")  // ^T: draftline-profile, with the pre-filled draft
+        try terminal.send("\u{14}")  // ^T: draftline-profile, with the pre-filled draft
         try terminal.waitForPrompt("profile alice> ")
-        terminal.send("/quit\r")
+        try terminal.send("/quit\r")
         try terminal.waitFor("1 draft discarded: privateMessage_alice")
         #expect(try terminal.waitForExit() == .exited(0))
     }
@@ -205,7 +206,7 @@ struct TerminalSafetyTests {
         for (environment, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false)] {
             let terminal = try fixture.startTerminal(environment: environment)
             try terminal.waitForPrompt("draftline> ")
-            terminal.send("/nonsense\r")
+            try terminal.send("/nonsense\r")
             let shown = try terminal.waitForPrompt("draftline> ")
             #expect(shown.contains("\u{1B}[31merror: unknown command") == coloured, "\(environment)")
             #expect(shown.contains("error: unknown command '/nonsense'"))
@@ -218,7 +219,7 @@ struct TerminalSafetyTests {
         try terminal.waitFor("warning: the locale's character set is ANSI_X3.4-1968, not UTF-8")
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
-        terminal.send("plain ascii\r")
+        try terminal.send("plain ascii\r")
         try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["plain ascii"])

@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import DraftlineTestSupport
 import Foundation
 import Testing
@@ -33,7 +34,7 @@ struct TourEndToEndTests {
         for step in Tour.steps {
             try terminal.waitFor(String(step.narration.prefix(20)), timeout: 20)
             try terminal.waitForRawMode()
-            terminal.send(" ")
+            try terminal.send(" ")
         }
         try terminal.waitFor("── end of the tour ──", timeout: 20)
         #expect(try terminal.waitForExit() == .exited(0))
@@ -43,13 +44,13 @@ struct TourEndToEndTests {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("carol")
-        terminal.send("mine\u{18}b")
+        try terminal.send("mine\u{18}b")
         try terminal.waitForPrompt("draftline> ")
-        terminal.send("/tour 40\r")
+        try terminal.send("/tour 40\r")
         try terminal.waitFor("── end of the tour ──", timeout: 60)
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("carol")
-        terminal.send("\r")
+        try terminal.send("\r")
         try terminal.waitForPrompt("carol> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "carol").map(\.content) == ["mine"])

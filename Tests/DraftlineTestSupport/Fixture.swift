@@ -54,49 +54,106 @@ public final class Fixture {
     /// Runs draftline with `input` on its standard input (a pipe) and returns its exit
     /// status, standard output and standard error.
     public func runPiped(
-        _ input: String, arguments: [String]? = nil
-    ) throws -> (
-        status: Int32, output: String, error: String
-    ) {
-        try runPiped(bytes: Data(input.utf8), arguments: arguments)
+        _ input: String, arguments: [String]? = nil, timeout: Double = 60
+    ) throws -> (status: Int32, output: String, error: String) {
+        try runPiped(bytes: Data(input.utf8), arguments: arguments, timeout: timeout)
     }
 
     /// Runs draftline with these bytes on its standard input (any bytes: invalid UTF-8,
     /// NUL, escape sequences).
     public func runPiped(
-        bytes input: Data, arguments: [String]? = nil
-    ) throws -> (
-        status: Int32, output: String, error: String
-    ) {
+        bytes input: Data, arguments: [String]? = nil, timeout: Double = 60
+    ) throws -> (status: Int32, output: String, error: String) {
+        let result = try Self.run(
+            Self.executable, arguments: arguments ?? ["--data-dir", dataDirectory], environment: environment(),
+            input: input, timeout: timeout)
+        return (
+            result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self)
+        )
+    }
+
+    /// Runs a program with `input` on a pipe, collecting both output streams; kills it and
+    /// throws when it has not ended within `timeout` seconds.
+    public static func run(
+        _ executable: String, arguments: [String], environment: [String: String], input: Data = Data(),
+        timeout: Double
+    ) throws -> (status: Int32, output: Data, error: Data) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments ?? ["--data-dir", dataDirectory]
-        process.environment = environment()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
-        let writer = Thread {
+        Thread {
             stdin.fileHandleForWriting.write(input)
             try? stdin.fileHandleForWriting.close()
+        }.start()
+        let output = PipeCollector(stdout.fileHandleForReading)
+        let error = PipeCollector(stderr.fileHandleForReading)
+        guard ended.wait(timeout: .now() + timeout) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            ended.wait()
+            let shown = String(decoding: output.wait().suffix(1500), as: UTF8.self)
+            throw PseudoTerminal.Failure(
+                description: "\(executable) did not end within \(timeout) s. Last output:\n\(shown.debugDescription)")
         }
-        writer.start()
-        let errorData = ErrorCollector(stderr.fileHandleForReading)
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData.wait(), as: UTF8.self)
-        )
+        return (process.terminationStatus, output.wait(), error.wait())
     }
 
-    /// The messages stored for a chat, oldest first, read back through DraftKit.
-    public func messages(in chat: String) throws -> [Message] {
-        let history = try PropertyListHistory(directory: dataDirectory)
-        return try history.recentMessages(in: ChatID(chat)!, limit: Int.max)
+    /// The messages stored for a chat, oldest first, read by an independent reader:
+    /// Python's `plistlib`. Every segment must parse; a chat with no directory has none.
+    /// `thread` names a comment thread (`tweet_123`) instead of a private chat.
+    public func messages(in chat: String, thread: Bool = false) throws -> [Message] {
+        let script = """
+            import json, os, plistlib, re, sys
+            from datetime import timezone
+            directory = sys.argv[1]
+            names = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
+            strays = [n for n in names if not re.fullmatch(r"\\d{8}\\.plist|last|count|.*\\.corrupt-.*", n)]
+            if strays: sys.exit("unexpected files: %r" % strays)
+            messages = []
+            for name in names:
+                if re.fullmatch(r"\\d{8}\\.plist", name):
+                    with open(os.path.join(directory, name), "rb") as f:
+                        for message in plistlib.load(f):
+                            if "sentAt" in message:
+                                message["sentAt"] = message["sentAt"].replace(tzinfo=timezone.utc).timestamp()
+                            messages.append(message)
+            json.dump(messages, sys.stdout)
+            """
+        let directory = dataDirectory + (thread ? "/threads/" : "/chats/") + chat
+        let result = try Self.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, directory], environment: environment(), timeout: 60)
+        guard result.status == 0 else {
+            throw PseudoTerminal.Failure(
+                description: "plistlib could not read \(directory): \(String(decoding: result.error, as: UTF8.self))")
+        }
+        let list = try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] ?? []
+        return list.map { dictionary in
+            var message = Message(dictionary: dictionary)
+            if let seconds = dictionary["sentAt"] as? Double { message.sentAt = Date(timeIntervalSince1970: seconds) }
+            return message
+        }
+    }
+
+    /// The edit line's stored history, read by Python's `plistlib`.
+    public func lineHistory() throws -> [String] {
+        let script = """
+            import json, plistlib, sys
+            with open(sys.argv[1], "rb") as f: json.dump(plistlib.load(f), sys.stdout)
+            """
+        let result = try Self.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, dataDirectory + "/line-history.plist"],
+            environment: environment(), timeout: 60)
+        guard result.status == 0 else { return [] }
+        return try JSONSerialization.jsonObject(with: result.output) as? [String] ?? []
     }
 
     /// Every file under this fixture (the data directory, the home and the `TMPDIR`
@@ -123,9 +180,9 @@ public final class Fixture {
     }
 }
 
-/// Reads a pipe to its end on a thread of its own, so that a full standard-error pipe
-/// cannot block the child while standard output is read.
-final class ErrorCollector: @unchecked Sendable {
+/// Reads a pipe to its end on a thread of its own, so that a full pipe cannot block the
+/// child while another is read.
+final class PipeCollector: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 

@@ -17,6 +17,8 @@ public final class PseudoTerminal {
 
     private let master: Int32
     private var exitStatus: Termination?
+    /// The terminal's settings before the child started (`tcgetattr`).
+    public let initialAttributes: termios
 
     /// How the child ended.
     public enum Termination: Equatable, Sendable {
@@ -52,6 +54,9 @@ public final class PseudoTerminal {
         }
         let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.master = master
+        var initial = termios()
+        tcgetattr(master, &initial)
+        initialAttributes = initial
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
 
@@ -99,15 +104,21 @@ public final class PseudoTerminal {
     }
 
     /// Types these keys.
-    public func send(_ keys: String) { send(bytes: Array(keys.utf8)) }
+    public func send(_ keys: String) throws { try send(bytes: Array(keys.utf8)) }
 
     /// Types these bytes, reading what the child writes meanwhile: a child that echoes a
     /// long paste would otherwise block on a full terminal while we block writing to it.
-    public func send(bytes: [UInt8]) {
+    /// Fails when the terminal takes nothing for 10 seconds or the write fails.
+    public func send(bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             var poller = pollfd(fd: master, events: Int16(POLLIN | POLLOUT), revents: 0)
-            guard poll(&poller, 1, 10_000) > 0 else { return }
+            let ready = poll(&poller, 1, 10_000)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                throw fail(
+                    "could not type \(bytes.count - offset) of \(bytes.count) bytes: the terminal took none for 10 s")
+            }
             if poller.revents & Int16(POLLIN) != 0 {
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
@@ -116,7 +127,9 @@ public final class PseudoTerminal {
             if poller.revents & Int16(POLLOUT) != 0 {
                 let chunk = min(bytes.count - offset, 1024)
                 let n = bytes.withUnsafeBytes { write(master, $0.baseAddress! + offset, chunk) }
-                if n < 0 && errno != EINTR && errno != EAGAIN { return }
+                if n < 0 && errno != EINTR && errno != EAGAIN {
+                    throw fail("typing failed: \(String(cString: strerror(errno)))")
+                }
                 if n > 0 { offset += n }
             }
         }
@@ -139,18 +152,18 @@ public final class PseudoTerminal {
     @discardableResult
     public func waitFor(_ expected: String, timeout: Double = 10, idle: Double? = nil) throws -> String {
         let needle = Array(expected.utf8)
-        let deadline = Date().addingTimeInterval(timeout)
-        var lastOutput = Date()
+        let deadline = Self.now() + timeout
+        var lastOutput = Self.now()
         while true {
             if let range = Self.find(needle, in: output, from: consumed) {
                 let before = String(decoding: output[consumed..<range.lowerBound], as: UTF8.self)
                 consumed = range.upperBound
                 return before
             }
-            let limit = idle.map { min(deadline, lastOutput.addingTimeInterval($0)) } ?? deadline
+            let limit = idle.map { min(deadline, lastOutput + $0) } ?? deadline
             if try pump(until: limit) {
-                lastOutput = Date()
-            } else if Date() >= limit {
+                lastOutput = Self.now()
+            } else if Self.now() >= limit {
                 let why =
                     idle != nil && limit < deadline ? "no output for \(idle!) s (a stall)" : "not within \(timeout) s"
                 throw fail("'\(expected)' did not appear: \(why)")
@@ -169,12 +182,29 @@ public final class PseudoTerminal {
 
     /// Waits until the terminal is in raw mode: the line editor is reading keys.
     public func waitForRawMode(timeout: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Self.now() + timeout
         while isCanonical {
-            guard try pump(until: min(deadline, Date().addingTimeInterval(0.01))) || Date() < deadline else {
+            guard try pump(until: min(deadline, Self.now() + 0.01)) || Self.now() < deadline else {
                 throw fail("the terminal did not enter raw mode")
             }
         }
+    }
+
+    /// The terminal's settings now (`tcgetattr`).
+    public var attributes: termios {
+        var attributes = termios()
+        tcgetattr(master, &attributes)
+        return attributes
+    }
+
+    /// Whether two sets of terminal settings are the same: flags, control characters and
+    /// speeds.
+    public static func same(_ a: termios, _ b: termios) -> Bool {
+        var a = a
+        var b = b
+        return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag && a.c_lflag == b.c_lflag
+            && withUnsafeBytes(of: &a.c_cc) { x in withUnsafeBytes(of: &b.c_cc) { y in x.elementsEqual(y) } }
+            && cfgetispeed(&a) == cfgetispeed(&b) && cfgetospeed(&a) == cfgetospeed(&b)
     }
 
     /// Whether the terminal is in canonical (cooked) mode (`tcgetattr`).
@@ -188,19 +218,19 @@ public final class PseudoTerminal {
     @discardableResult
     public func waitForExit(timeout: Double = 10) throws -> Termination {
         if let exitStatus { return exitStatus }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Self.now() + timeout
         while true {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
-                while try pump(until: Date().addingTimeInterval(0.05)) {}
+                while try pump(until: Self.now() + 0.05) {}
                 let termination: Termination =
                     status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
                 exitStatus = termination
                 return termination
             }
-            if Date() >= deadline { throw fail("the program did not exit within \(timeout) s") }
-            _ = try pump(until: min(deadline, Date().addingTimeInterval(0.05)))
+            if Self.now() >= deadline { throw fail("the program did not exit within \(timeout) s") }
+            _ = try pump(until: min(deadline, Self.now() + 0.05))
         }
     }
 
@@ -218,9 +248,17 @@ public final class PseudoTerminal {
     /// Sends a signal to the child.
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
+    /// Seconds on the monotonic clock (`CLOCK_MONOTONIC`): deadlines do not move when the
+    /// wall clock does.
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// Reads what is available until the deadline; returns whether anything came.
-    private func pump(until deadline: Date) throws -> Bool {
-        let remaining = max(0, deadline.timeIntervalSinceNow)
+    private func pump(until deadline: Double) throws -> Bool {
+        let remaining = max(0, deadline - Self.now())
         var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, Int32(remaining * 1000))
         guard ready > 0 else { return false }
@@ -228,7 +266,7 @@ public final class PseudoTerminal {
         let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
         guard n > 0 else {
             // EIO: the child closed the terminal. Nothing more will come.
-            if Date() < deadline { usleep(UInt32(min(remaining, 0.01) * 1_000_000)) }
+            if Self.now() < deadline { usleep(UInt32(min(remaining, 0.01) * 1_000_000)) }
             return false
         }
         output.append(contentsOf: buffer[0..<n])

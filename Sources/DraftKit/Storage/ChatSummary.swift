@@ -6,12 +6,12 @@ public struct ChatSummary: Equatable, Sendable {
     public var chatID: ChatID
     /// Its last message, if it could be read.
     public var lastMessage: Message?
-    /// When it last changed.
-    public var lastActivity: Date
 
-    public init(chatID: ChatID, lastMessage: Message?, lastActivity: Date) {
+    public init(chatID: ChatID, lastMessage: Message?) {
         self.chatID = chatID
         self.lastMessage = lastMessage
-        self.lastActivity = lastActivity
     }
+
+    /// When the chat last changed: its last message's send time.
+    public var lastActivity: Date { lastMessage?.sentAt ?? Message.unknownTime }
 }

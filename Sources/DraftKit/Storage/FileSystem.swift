@@ -4,7 +4,7 @@ import Glibc
 /// The file-system calls storage needs, in one place.
 ///
 /// Each function wraps one or a few POSIX calls and turns a failure into a
-/// ``StorageError``. This is the only layer of DraftKit that calls the C library for
+/// ``FileError``. This is the only layer of DraftKit that calls the C library for
 /// files. The writing calls take a ``FaultInjector`` so that tests can make one fail as a
 /// full disk or a failing device does.
 enum FileSystem {
@@ -12,8 +12,8 @@ enum FileSystem {
     /// value, or 0 to let it run. `nil` in normal use.
     typealias FaultInjector = @Sendable (_ operation: String, _ path: String) -> Int32
 
-    private static func check(_ faults: FaultInjector?, _ operation: String, _ path: String) throws(StorageError) {
-        if let code = faults?(operation, path), code != 0 { throw StorageError(operation, path: path, code: code) }
+    private static func check(_ faults: FaultInjector?, _ operation: String, _ path: String) throws(FileError) {
+        if let code = faults?(operation, path), code != 0 { throw FileError(operation, path: path, code: code) }
     }
 
     /// Whether something exists at `path` (`stat`).
@@ -25,17 +25,17 @@ enum FileSystem {
     /// Creates a directory with mode 0700, whatever the umask, if it is missing (`mkdir`,
     /// `chmod`), and returns whether it made it.
     @discardableResult
-    static func makeDirectory(_ path: String) throws(StorageError) -> Bool {
+    static func makeDirectory(_ path: String) throws(FileError) -> Bool {
         if mkdir(path, 0o700) == 0 {
             try setMode(path, 0o700)
             return true
         }
         if errno == EEXIST { return false }
-        throw StorageError("mkdir", path: path)
+        throw FileError("mkdir", path: path)
     }
 
     /// Creates a directory and any missing parents, each with mode 0700 (`mkdir`).
-    static func makeDirectories(_ path: String) throws(StorageError) {
+    static func makeDirectories(_ path: String) throws(FileError) {
         if FileSystem.exists(path) { return }
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !parent.isEmpty { try makeDirectories(parent) }
@@ -43,8 +43,8 @@ enum FileSystem {
     }
 
     /// Sets a path's permission bits (`chmod`), whatever the umask was when it was made.
-    static func setMode(_ path: String, _ mode: mode_t) throws(StorageError) {
-        guard chmod(path, mode) == 0 else { throw StorageError("chmod", path: path) }
+    static func setMode(_ path: String, _ mode: mode_t) throws(FileError) {
+        guard chmod(path, mode) == 0 else { throw FileError("chmod", path: path) }
     }
 
     /// The permission bits of a path (`stat`).
@@ -54,40 +54,61 @@ enum FileSystem {
         return info.st_mode & 0o7777
     }
 
-    /// The modification time of a path, in seconds since 1970 (`stat`).
-    static func modificationTime(_ path: String) -> Double? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-    }
+    /// The most bytes ``read(_:limit:)`` takes from one file by default: 64 MiB.
+    static let defaultReadLimit = 64 * 1024 * 1024
 
-    /// The whole contents of a file (`open`, `read`), or `nil` when it does not exist.
-    static func read(_ path: String) throws(StorageError) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The whole contents of a regular file (`open`, `fstat`, `read`), or `nil` when it
+    /// does not exist.
+    ///
+    /// Opened with `O_NONBLOCK`, so a FIFO or a device where a file belongs cannot make it
+    /// wait, and checked with `fstat` to be a regular file before a byte is read; more than
+    /// `limit` bytes is an error (`EFBIG`), never an allocation of whatever size a file
+    /// claims.
+    static func read(_ path: String, limit: Int = FileSystem.defaultReadLimit) throws(FileError) -> Data? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw StorageError("open", path: path)
+            throw FileError("open", path: path)
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError("fstat", path: path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError("open", path: path, code: 0, detail: "\(kindName(info.st_mode)), not a regular file")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw StorageError("read", path: path)
+                throw FileError("read", path: path)
             }
             if n == 0 { return data }
+            guard data.count + n <= limit else { throw FileError("read", path: path, code: EFBIG) }
             data.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// What kind of file a mode names, in words.
+    static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
         }
     }
 
     /// The names in a directory, without `.` and `..` (`opendir`, `readdir`); empty when
     /// the directory does not exist.
-    static func names(in path: String) throws(StorageError) -> [String] {
+    static func names(in path: String) throws(FileError) -> [String] {
         guard let dir = opendir(path) else {
             if errno == ENOENT { return [] }
-            throw StorageError("opendir", path: path)
+            throw FileError("opendir", path: path)
         }
         defer { closedir(dir) }
         var names: [String] = []
@@ -103,10 +124,10 @@ enum FileSystem {
     /// Points the symbolic link `path` at `target`, replacing it atomically: the link is
     /// made in `temporaryDirectory` (`symlink`) and renamed over `path`. Not synced: used
     /// for hints that are checked before use.
-    static func replaceLink(_ path: String, to target: String, temporaryDirectory: String) throws(StorageError) {
+    static func replaceLink(_ path: String, to target: String, temporaryDirectory: String) throws(FileError) {
         let temporary = "\(temporaryDirectory)/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).link"
-        guard symlink(target, temporary) == 0 else { throw StorageError("symlink", path: temporary) }
-        do throws(StorageError) {
+        guard symlink(target, temporary) == 0 else { throw FileError("symlink", path: temporary) }
+        do throws(FileError) {
             try rename(temporary, to: path)
         } catch {
             unlink(temporary)
@@ -123,23 +144,23 @@ enum FileSystem {
     }
 
     /// Removes a file (`unlink`); a missing file is not an error.
-    static func remove(_ path: String) throws(StorageError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw StorageError("unlink", path: path) }
+    static func remove(_ path: String) throws(FileError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw FileError("unlink", path: path) }
     }
 
     /// Renames a file (`rename`).
-    static func rename(_ from: String, to: String) throws(StorageError) {
-        guard Glibc.rename(from, to) == 0 else { throw StorageError("rename", path: to) }
+    static func rename(_ from: String, to: String) throws(FileError) {
+        guard Glibc.rename(from, to) == 0 else { throw FileError("rename", path: to) }
     }
 
     /// Flushes a directory's entries to disk (`open`, `fsync`), so that a rename or a new
     /// file in it survives a power failure.
-    static func syncDirectory(_ path: String, faults: FaultInjector? = nil) throws(StorageError) {
+    static func syncDirectory(_ path: String, faults: FaultInjector? = nil) throws(FileError) {
         try check(faults, "fsync", path)
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw StorageError("open", path: path) }
+        guard fd >= 0 else { throw FileError("open", path: path) }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw StorageError("fsync", path: path) }
+        guard fsync(fd) == 0 else { throw FileError("fsync", path: path) }
     }
 
     /// Replaces `path` with `data`, durably and atomically, with mode 0600.
@@ -154,13 +175,13 @@ enum FileSystem {
     static func replace(
         _ path: String, with data: Data, temporaryDirectory: String, durable: Bool = true,
         faults: FaultInjector? = nil
-    ) throws(StorageError) {
+    ) throws(FileError) {
         let temporary = "\(temporaryDirectory)/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StorageError("open", path: temporary) }
+        guard fd >= 0 else { throw FileError("open", path: temporary) }
         var closed = false
-        do throws(StorageError) {
-            guard fchmod(fd, 0o600) == 0 else { throw StorageError("fchmod", path: temporary) }
+        do throws(FileError) {
+            guard fchmod(fd, 0o600) == 0 else { throw FileError("fchmod", path: temporary) }
             try check(faults, "write", path)
             let failed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
                 var offset = 0
@@ -174,11 +195,11 @@ enum FileSystem {
                 }
                 return false
             }
-            if failed { throw StorageError("write", path: temporary) }
+            if failed { throw FileError("write", path: temporary) }
             try check(faults, "fsync", path)
-            guard !durable || fsync(fd) == 0 else { throw StorageError("fsync", path: temporary) }
+            guard !durable || fsync(fd) == 0 else { throw FileError("fsync", path: temporary) }
             closed = true
-            guard close(fd) == 0 else { throw StorageError("close", path: temporary) }
+            guard close(fd) == 0 else { throw FileError("close", path: temporary) }
             try rename(temporary, to: path)
         } catch {
             if !closed { close(fd) }

@@ -1,21 +1,30 @@
-/// Where chat messages are kept.
+/// Where chat messages are kept: the storage contract.
 ///
-/// ``PropertyListHistory`` keeps them on disk; tests may use another store.
+/// ``PropertyListHistory`` keeps them in property-list files and ``InMemoryHistory`` in
+/// memory; one contract test suite holds both to the same rules:
+///
+/// - ``append(_:to:)`` returns only when the message is stored for good, and when it
+///   throws, nothing was changed;
+/// - messages come back in the order they were appended, with every field as stored;
+/// - a private chat and a comment thread never share a history, whatever their names;
+/// - ``messageCount(in:)`` is exact;
+/// - one damaged chat never hides another: ``chats()`` lists it without its last message
+///   and reports a warning;
+/// - warnings arrive as events through ``onWarning``.
 public protocol HistoryStore: AnyObject {
-    /// Stores a message at the end of its chat. When this returns, the message is on disk
-    /// for good; when it throws, nothing was changed.
-    func append(_ message: Message, to chat: ChatID) throws(StorageError)
+    /// Stores a message at the end of its chat.
+    func append(_ message: Message, to chat: ChatID) throws(StoreError)
 
     /// The last `limit` messages of a chat, oldest first.
-    func recentMessages(in chat: ChatID, limit: Int) throws(StorageError) -> [Message]
+    func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message]
 
     /// How many messages a chat holds.
-    func messageCount(in chat: ChatID) throws(StorageError) -> Int
+    func messageCount(in chat: ChatID) throws(StoreError) -> Int
 
-    /// Every chat with history, each with its last message and when it last changed.
-    func chats() throws(StorageError) -> [ChatSummary]
+    /// Every chat with history, each with its last message and when it was sent.
+    func chats() throws(StoreError) -> [ChatSummary]
 
-    /// Warnings about damaged files found since the last call (each one line), then
-    /// forgotten.
-    func takeWarnings() -> [String]
+    /// Called with each warning as it happens (a damaged file moved aside, a chat that
+    /// could not be listed).
+    var onWarning: ((StoreWarning) -> Void)? { get set }
 }

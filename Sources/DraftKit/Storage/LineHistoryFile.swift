@@ -28,12 +28,16 @@ public struct LineHistoryFile: Sendable {
     }
 
     /// Replaces the file with the last ``limit`` of these lines.
-    public func save(_ lines: [String]) throws(StorageError) {
+    public func save(_ lines: [String]) throws(StoreError) {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         guard let data = try? encoder.encode(Array(lines.suffix(limit))) else {
-            throw StorageError("encode", path: path, code: 0, detail: "cannot encode the line history")
+            throw .unavailable("cannot encode the line history")
         }
-        try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory)
+        do {
+            try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory)
+        } catch {
+            throw .unavailable(error.description)
+        }
     }
 }

@@ -6,17 +6,21 @@ import Glibc
 /// ## Layout
 ///
 /// ```
-/// <data>/lock                      lock file: every writer takes flock(LOCK_EX) on it
-/// <data>/tmp/                      temporary files, renamed into place when complete
-/// <data>/chats/<chatID>/00000000.plist
-/// <data>/chats/<chatID>/00000001.plist  ...
-/// <data>/chats/<chatID>/last       symbolic link to the last segment: a hint
+/// <data>/format                       the layout's version: 2
+/// <data>/lock                         lock file: every writer takes flock(LOCK_EX) on it
+/// <data>/tmp/                         temporary files, renamed into place when complete
+/// <data>/chats/<global_key>/          a private chat
+/// <data>/threads/<kind>_<id>/         a comment thread, such as threads/tweet_123
+/// <chat>/00000000.plist, 00000001.plist ...   segments
+/// <chat>/last                         symbolic link to the last segment: a hint
+/// <chat>/count                        how many messages the full segments hold: a cache
 /// ```
 ///
 /// Each chat is a directory of numbered *segments*. A segment is a binary property list
 /// holding an array of at most ``segmentCapacity`` message dictionaries, in order; the
 /// last segment is the only one that changes. Any property-list reader (Python's
-/// `plistlib` included) reads each file.
+/// `plistlib` included) reads each file. Private chats and comment threads live in two
+/// directories, so no global_key can make a chat share a thread's history.
 ///
 /// Why: the chat-log design this follows keeps one growing array per chat and rewrites
 /// it on every send, so sending and opening cost more the longer the history. Here a
@@ -26,14 +30,29 @@ import Glibc
 /// replaced only when a new segment starts, so a crash can leave it stale); when it is
 /// missing or stale, by probing file names, never by listing the directory.
 ///
+/// ## Counting
+///
+/// A full segment never changes again (except by repair), so `count` records how many
+/// messages the first *k* segments hold. A send that fills a segment adds it; a count
+/// adds whatever full segments the cache does not cover yet (written by another writer,
+/// or at another capacity), then the last segment; a repair drops the cache. The count
+/// is therefore exact whatever capacities wrote the chat.
+///
 /// ## Safety
 ///
 /// A send takes the lock, re-reads the last segment, writes the new segment to `tmp/`,
 /// syncs it, renames it into place and syncs the chat directory: only then does it
 /// return. A kill at any moment leaves the old segment or the new one. Files are 0600
-/// and directories 0700, whatever the umask. A segment that does not parse is moved
-/// aside unchanged (`<name>.corrupt-<UTC time>`), an empty one takes its place, and a
-/// warning says so.
+/// and directories 0700, whatever the umask. A segment that does not parse, or that is
+/// not a regular file, is moved aside unchanged (`<name>.corrupt-<UTC time>`), an empty
+/// one takes its place, and a warning says so.
+///
+/// ## Older layouts
+///
+/// Version 1 kept comment threads in `chats/` beside private chats. Opening such a
+/// directory moves each `chats/<kind>_<id>` to `threads/` (unless `isUser` says that
+/// name is a user's), syncs both directories, then writes `format`: a crash part way
+/// leaves a directory that the next start finishes.
 public final class PropertyListHistory: HistoryStore {
     /// The data directory.
     public let directory: String
@@ -41,119 +60,210 @@ public final class PropertyListHistory: HistoryStore {
     /// The most messages one segment holds.
     public let segmentCapacity: Int
 
-    private let chatsDirectory: String
+    public var onWarning: ((StoreWarning) -> Void)?
+
+    /// The layout version this code writes.
+    public static let layoutVersion = 2
+
+    /// The highest segment index read or written: eight digits.
+    static let maximumSegmentIndex = 99_999_999
+
+    /// The default capacity of a segment.
+    public static let defaultSegmentCapacity = 16
+
     private let temporaryDirectory: String
     private let lock: FileLock
-    private var warnings: [String] = []
+    private let clock: @Sendable () -> Date
     private var lastSegmentHint: [ChatID: Int] = [:]
 
     /// Makes chosen writes fail, as a full disk would; for tests only.
     var faults: FileSystem.FaultInjector?
 
-    /// The default capacity of a segment.
-    public static let defaultSegmentCapacity = 16
-
     /// Opens (creating when missing) the history in a data directory.
     ///
     /// Makes the directories with mode 0700, then, under the lock, removes temporary
-    /// files left by a process that was killed mid-write. Reads no history.
-    public init(directory: String, segmentCapacity: Int = defaultSegmentCapacity) throws(StorageError) {
+    /// files left by a process that was killed mid-write and brings an older layout up to
+    /// date. Reads no history. `clock` dates the names of files moved aside; `isUser`
+    /// tells a user's private chat from a comment thread in a version 1 directory.
+    public init(
+        directory: String, segmentCapacity: Int = defaultSegmentCapacity,
+        clock: @escaping @Sendable () -> Date = { Date() }, isUser: (String) -> Bool = { _ in false }
+    ) throws(StoreError) {
         self.directory = directory
         self.segmentCapacity = max(1, segmentCapacity)
-        chatsDirectory = directory + "/chats"
+        self.clock = clock
         temporaryDirectory = directory + "/tmp"
-        try FileSystem.makeDirectories(directory)
-        try FileSystem.setMode(directory, 0o700)
-        for path in [chatsDirectory, temporaryDirectory] where try FileSystem.makeDirectory(path) {
-            try FileSystem.syncDirectory(directory)
+        do {
+            try FileSystem.makeDirectories(directory)
+            try FileSystem.setMode(directory, 0o700)
+            for kind in ChatID.Kind.allCases where try FileSystem.makeDirectory(Self.root(of: kind, in: directory)) {
+                try FileSystem.syncDirectory(directory)
+            }
+            if try FileSystem.makeDirectory(temporaryDirectory) { try FileSystem.syncDirectory(directory) }
+            lock = try FileLock(path: directory + "/lock")
+        } catch {
+            throw .unavailable(error.description)
         }
-        lock = try FileLock(path: directory + "/lock")
-        try lock.withLock { () throws(StorageError) in
-            for name in try FileSystem.names(in: temporaryDirectory) {
-                try FileSystem.remove(temporaryDirectory + "/" + name)
+        try available { () throws(FileError) in
+            try lock.withLock { () throws(FileError) in
+                for name in try FileSystem.names(in: temporaryDirectory) {
+                    try FileSystem.remove(temporaryDirectory + "/" + name)
+                }
+                try upgradeLayout(isUser: isUser)
             }
         }
     }
 
-    public func append(_ message: Message, to chat: ChatID) throws(StorageError) {
+    public func append(_ message: Message, to chat: ChatID) throws(StoreError) {
         try appendAll([message], to: chat)
     }
 
     /// Appends many messages to a chat at once, filling its last segment and then whole
     /// new ones: for importing and for filling a data directory to test with.
     ///
-    /// With `durable` off the files are not synced one by one; call `sync()` after.
-    public func appendAll(_ new: [Message], to chat: ChatID, durable: Bool = true) throws(StorageError) {
+    /// With `durable` off the files are not synced one by one.
+    public func appendAll(_ new: [Message], to chat: ChatID, durable: Bool = true) throws(StoreError) {
         guard !new.isEmpty else { return }
-        try lock.withLock { () throws(StorageError) in
-            if try FileSystem.makeDirectory(path(of: chat)) { try FileSystem.syncDirectory(chatsDirectory) }
-            var index = 0
-            var segment: [Message] = []
-            if let last = lastSegment(of: chat) {
-                index = last
-                segment = try readSegment(chat, last, repair: false) ?? []
-            }
-            var rest = new[...]
-            while !rest.isEmpty {
-                if segment.count >= segmentCapacity {
-                    index += 1
-                    segment = []
+        try available { () throws(FileError) in
+            try lock.withLock { () throws(FileError) in
+                if try FileSystem.makeDirectory(path(of: chat)) {
+                    try FileSystem.syncDirectory(Self.root(of: chat.kind, in: directory))
                 }
-                let room = segmentCapacity - segment.count
-                segment += rest.prefix(room)
-                rest = rest.dropFirst(room)
-                try writeSegment(chat, index, segment, durable: durable)
+                var index = 0
+                var segment: [Message] = []
+                if let last = lastSegment(of: chat) {
+                    index = last
+                    segment = try readSegment(chat, last, repair: false) ?? []
+                }
+                var rest = new[...]
+                while !rest.isEmpty {
+                    if segment.count >= segmentCapacity {
+                        guard index < Self.maximumSegmentIndex else {
+                            throw FileError("write", path: path(of: chat), code: EFBIG)
+                        }
+                        noteFullSegment(chat, index, holding: segment.count)
+                        index += 1
+                        segment = []
+                    }
+                    let room = segmentCapacity - segment.count
+                    segment += rest.prefix(room)
+                    rest = rest.dropFirst(room)
+                    try writeSegment(chat, index, segment, durable: durable)
+                }
+                noteLastSegment(chat, index)
             }
-            noteLastSegment(chat, index)
         }
     }
 
-    public func recentMessages(in chat: ChatID, limit: Int) throws(StorageError) -> [Message] {
+    public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message] {
         guard limit > 0, var index = lastSegment(of: chat) else { return [] }
         var result: [Message] = []
-        while result.count < limit && index >= 0 {
-            let messages = try readSegment(chat, index, repair: true) ?? []
-            result.insert(contentsOf: messages.suffix(limit - result.count), at: 0)
-            index -= 1
+        try readable(chat) { () throws(FileError) in
+            while result.count < limit && index >= 0 {
+                let messages = try readSegment(chat, index, repair: true) ?? []
+                result.insert(contentsOf: messages.suffix(limit - result.count), at: 0)
+                index -= 1
+            }
         }
         return result
     }
 
-    public func messageCount(in chat: ChatID) throws(StorageError) -> Int {
+    public func messageCount(in chat: ChatID) throws(StoreError) -> Int {
         guard let last = lastSegment(of: chat) else { return 0 }
-        let tail = try readSegment(chat, last, repair: true) ?? []
-        return last * segmentCapacity + tail.count
+        return try readable(chat) { () throws(FileError) in
+            try lock.withLock { () throws(FileError) in
+                var cache = readCountCache(chat)
+                if cache.segments > last { cache = (0, 0) }
+                let known = cache.segments
+                // Segments the cache does not cover are counted as they are now (a damaged one
+                // is repaired first, and counts as empty).
+                while cache.segments < last {
+                    cache.messages += try readSegment(chat, cache.segments, repair: true)?.count ?? 0
+                    cache.segments += 1
+                }
+                if cache.segments > known { writeCountCache(chat, cache) }
+                return cache.messages + (try readSegment(chat, last, repair: true)?.count ?? 0)
+            }
+        }
     }
 
-    /// Lists `chats/` and reads each chat's last segment: a cost in the number of chats,
-    /// paid only when the chat list is asked for.
-    public func chats() throws(StorageError) -> [ChatSummary] {
+    /// Lists both chat directories and reads each chat's last segment: a cost in the
+    /// number of chats, paid only when the chat list is asked for. A chat that cannot be
+    /// read is listed without its last message, with a warning.
+    public func chats() throws(StoreError) -> [ChatSummary] {
         var result: [ChatSummary] = []
-        for name in try FileSystem.names(in: chatsDirectory) {
-            guard let chat = ChatID(name), let last = lastSegment(of: chat) else { continue }
-            let path = segmentPath(chat, last)
-            var lastMessage = try readSegment(chat, last, repair: true)?.last
-            if lastMessage == nil, last > 0 { lastMessage = try readSegment(chat, last - 1, repair: true)?.last }
-            let modified = FileSystem.modificationTime(path) ?? 0
-            result.append(
-                ChatSummary(chatID: chat, lastMessage: lastMessage, lastActivity: Date(timeIntervalSince1970: modified))
-            )
+        for kind in ChatID.Kind.allCases {
+            let names = try available { () throws(FileError) in
+                try FileSystem.names(in: Self.root(of: kind, in: directory))
+            }
+            for name in names.sorted() {
+                guard let chat = ChatID(name, kind: kind) else { continue }
+                do throws(FileError) {
+                    guard let last = lastSegment(of: chat) else { continue }
+                    var lastMessage = try readSegment(chat, last, repair: true)?.last
+                    if lastMessage == nil, last > 0 {
+                        lastMessage = try readSegment(chat, last - 1, repair: true)?.last
+                    }
+                    result.append(ChatSummary(chatID: chat, lastMessage: lastMessage))
+                } catch {
+                    onWarning?(.chatUnreadable(chat, error.reason))
+                    result.append(ChatSummary(chatID: chat, lastMessage: nil))
+                }
+            }
         }
         return result
     }
 
-    public func takeWarnings() -> [String] {
-        defer { warnings = [] }
-        return warnings
+    // MARK: - Errors
+
+    private func available<T>(_ body: () throws(FileError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw .unavailable(error.description) }
     }
 
-    // MARK: - Segments
+    private func readable<T>(_ chat: ChatID, _ body: () throws(FileError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw .damagedChat(chat, error.description) }
+    }
 
-    func path(of chat: ChatID) -> String { chatsDirectory + "/" + chat.rawValue }
+    // MARK: - Layout
+
+    static func root(of kind: ChatID.Kind, in directory: String) -> String {
+        switch kind {
+        case .privateChat: return directory + "/chats"
+        case .thread: return directory + "/threads"
+        }
+    }
+
+    func path(of chat: ChatID) -> String { Self.root(of: chat.kind, in: directory) + "/" + chat.rawValue }
 
     func segmentPath(_ chat: ChatID, _ index: Int) -> String {
         let digits = String(index)
         return path(of: chat) + "/" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".plist"
+    }
+
+    /// Moves version 1's comment threads out of `chats/`, then records the version.
+    private func upgradeLayout(isUser: (String) -> Bool) throws(FileError) {
+        let formatPath = directory + "/format"
+        let recorded = (try? FileSystem.read(formatPath, limit: 64)).flatMap {
+            Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        if let recorded, recorded >= Self.layoutVersion { return }
+        let chats = Self.root(of: .privateChat, in: directory)
+        let threads = Self.root(of: .thread, in: directory)
+        var moved = false
+        for name in try FileSystem.names(in: chats) where ChatID.looksLikeThread(name) && !isUser(name) {
+            guard !FileSystem.exists(threads + "/" + name) else {
+                onWarning?(.notMigrated("chats/\(name)", "threads/\(name) exists already"))
+                continue
+            }
+            try FileSystem.rename(chats + "/" + name, to: threads + "/" + name)
+            moved = true
+        }
+        if moved {
+            try FileSystem.syncDirectory(chats)
+            try FileSystem.syncDirectory(threads)
+        }
+        try FileSystem.replace(
+            formatPath, with: Data("\(Self.layoutVersion)\n".utf8), temporaryDirectory: temporaryDirectory)
     }
 
     /// The index of a chat's last segment, or `nil` when it has none.
@@ -161,11 +271,17 @@ public final class PropertyListHistory: HistoryStore {
     /// Segments are numbered from 0 without gaps, so a hint is right when its segment
     /// exists and the next does not. The hints tried: the index this object remembers,
     /// then the `last` link; else a doubling search and a binary search over `stat` calls.
+    /// Indexes past ``maximumSegmentIndex`` are never tried, so no name can make the
+    /// arithmetic overflow.
     func lastSegment(of chat: ChatID) -> Int? {
         func exists(_ index: Int) -> Bool { FileSystem.exists(segmentPath(chat, index)) }
-        if let hint = lastSegmentHint[chat], exists(hint), !exists(hint + 1) { return hint }
+        func isLast(_ index: Int) -> Bool {
+            (0...Self.maximumSegmentIndex).contains(index) && exists(index)
+                && (index == Self.maximumSegmentIndex || !exists(index + 1))
+        }
+        if let hint = lastSegmentHint[chat], isLast(hint) { return hint }
         if let link = FileSystem.linkTarget(path(of: chat) + "/last"), link.hasSuffix(".plist"),
-            let hint = Int(link.dropLast(6)), exists(hint), !exists(hint + 1)
+            let hint = Int(link.dropLast(6)), isLast(hint)
         {
             lastSegmentHint[chat] = hint
             return hint
@@ -173,12 +289,12 @@ public final class PropertyListHistory: HistoryStore {
         guard exists(0) else { return nil }
         var low = 0
         var high = 1
-        while exists(high) {
+        while high <= Self.maximumSegmentIndex && exists(high) {
             low = high
-            high *= 2
+            high = min(high * 2, Self.maximumSegmentIndex + 1)
         }
         while high - low > 1 {
-            let middle = (low + high) / 2
+            let middle = low + (high - low) / 2
             if exists(middle) { low = middle } else { high = middle }
         }
         lastSegmentHint[chat] = low
@@ -196,32 +312,77 @@ public final class PropertyListHistory: HistoryStore {
         lastSegmentHint[chat] = index
     }
 
-    /// Reads one segment; `nil` when it does not exist. A segment that does not parse is
-    /// moved aside unchanged and, when `repair` is set, replaced by an empty one (under the
-    /// lock, so that the numbering keeps no gap).
-    private func readSegment(_ chat: ChatID, _ index: Int, repair: Bool) throws(StorageError) -> [Message]? {
+    // MARK: - The count cache
+
+    private func countCachePath(_ chat: ChatID) -> String { path(of: chat) + "/count" }
+
+    /// How many full segments the cache covers, and the messages they hold; (0, 0) when
+    /// there is no usable cache.
+    private func readCountCache(_ chat: ChatID) -> (segments: Int, messages: Int) {
+        guard let data = try? FileSystem.read(countCachePath(chat), limit: 4096),
+            let cache = try? PropertyListDecoder().decode([String: Int].self, from: data),
+            let segments = cache["segments"], let messages = cache["messages"], segments >= 0, messages >= 0
+        else { return (0, 0) }
+        return (segments, messages)
+    }
+
+    /// Writes the cache; not synced, since a lost or stale cache only costs a recount.
+    private func writeCountCache(_ chat: ChatID, _ cache: (segments: Int, messages: Int)) {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        guard let data = try? encoder.encode(["segments": cache.segments, "messages": cache.messages]) else { return }
+        try? FileSystem.replace(
+            countCachePath(chat), with: data, temporaryDirectory: temporaryDirectory, durable: false)
+    }
+
+    /// A send filled segment `index`: the cache covers it too, when it covered all before.
+    private func noteFullSegment(_ chat: ChatID, _ index: Int, holding count: Int) {
+        var cache = readCountCache(chat)
+        guard cache.segments == index else { return }
+        cache.segments += 1
+        cache.messages += count
+        writeCountCache(chat, cache)
+    }
+
+    // MARK: - Segments
+
+    /// Reads one segment; `nil` when it does not exist. A segment that does not parse, or
+    /// is not a regular file, or is over the size limit, is moved aside unchanged and,
+    /// when `repair` is set, replaced by an empty one (under the lock, so that the
+    /// numbering keeps no gap).
+    private func readSegment(_ chat: ChatID, _ index: Int, repair: Bool) throws(FileError) -> [Message]? {
         let path = segmentPath(chat, index)
-        guard let data = try FileSystem.read(path) else { return nil }
-        if let messages = try? PropertyListDecoder().decode([Message].self, from: data) { return messages }
-        if repair {
-            try lock.withLock { () throws(StorageError) in
-                // Another process may have repaired or replaced it meanwhile.
-                guard let again = try FileSystem.read(path),
-                    (try? PropertyListDecoder().decode([Message].self, from: again)) == nil
-                else { return }
-                try quarantine(path)
-                try writeSegment(chat, index, [])
-            }
-        } else {
-            try quarantine(path)
+        if let messages = try Self.decode(path) { return messages }
+        guard FileSystem.exists(path) else { return nil }
+        try lock.withLock { () throws(FileError) in
+            // Another process may have repaired or replaced it meanwhile.
+            guard FileSystem.exists(path), try Self.decode(path) == nil else { return }
+            try quarantine(path, of: chat)
+            // The cache may cover what was moved aside: count again from nothing.
+            try? FileSystem.remove(countCachePath(chat))
+            if repair { try writeSegment(chat, index, []) }
         }
         return []
     }
 
-    private func quarantine(_ path: String) throws(StorageError) {
+    /// A segment's messages; `nil` when it is missing or damaged. Errors that say nothing
+    /// about the file itself (a permission, a device error) are thrown.
+    private static func decode(_ path: String) throws(FileError) -> [Message]? {
+        let data: Data
+        do {
+            guard let read = try FileSystem.read(path) else { return nil }
+            data = read
+        } catch {
+            if error.code == 0 || error.code == EFBIG || error.code == EISDIR { return nil }
+            throw error
+        }
+        return try? PropertyListDecoder().decode([Message].self, from: data)
+    }
+
+    private func quarantine(_ path: String, of chat: ChatID) throws(FileError) {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
-        let stamp = formatter.string(from: Date()).replacingOccurrences(of: ":", with: "")
+        let stamp = formatter.string(from: clock()).replacingOccurrences(of: ":", with: "")
         var aside = "\(path).corrupt-\(stamp)"
         var attempt = 1
         while FileSystem.exists(aside) {
@@ -229,13 +390,12 @@ public final class PropertyListHistory: HistoryStore {
             aside = "\(path).corrupt-\(stamp)-\(attempt)"
         }
         try FileSystem.rename(path, to: aside)
-        let name = aside.split(separator: "/").suffix(3).joined(separator: "/")
-        warnings.append("damaged history file moved aside as \(name); the rest of the history is intact")
+        onWarning?(.movedAside(chat, file: aside.split(separator: "/").suffix(3).joined(separator: "/")))
     }
 
     private func writeSegment(
         _ chat: ChatID, _ index: Int, _ messages: [Message], durable: Bool = true
-    ) throws(StorageError) {
+    ) throws(FileError) {
         let path = segmentPath(chat, index)
         let data: Data
         do {
@@ -243,9 +403,14 @@ public final class PropertyListHistory: HistoryStore {
             encoder.outputFormat = .binary
             data = try encoder.encode(messages)
         } catch {
-            throw StorageError("encode", path: path, code: 0, detail: "\(error)")
+            throw FileError("encode", path: path, code: 0, detail: "\(error)")
         }
         try FileSystem.replace(
             path, with: data, temporaryDirectory: temporaryDirectory, durable: durable, faults: faults)
     }
+}
+
+extension FileError {
+    /// The reason alone, without the call and the path.
+    var reason: String { code != 0 ? String(cString: strerror(code)) : detail }
 }

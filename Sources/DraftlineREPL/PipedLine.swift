@@ -1,3 +1,5 @@
+import DraftKit
+
 /// Turns a line read from a pipe into what the same keystrokes do on a terminal.
 ///
 /// A piped line is what a person would type into the edit line, then Enter. So:

@@ -1,3 +1,5 @@
+import DraftKit
+
 /// The guided tour: the original app's story, as narration and the keys a person would
 /// type for each edit line.
 ///
@@ -59,7 +61,7 @@ public enum Tour {
     public static let ending =
         "That is the whole flow: a key built from the conversation, saved on leave, "
         + "pre-filled on return, removed on send, forgotten on quit. "
-        + "(The tour used a scratch data directory: your history is untouched.)"
+        + "(The tour kept its history in memory: yours is untouched.)"
 
     /// The event a step's keys stand for, given the edit line's pre-fill: what the line
     /// editor produces when they are typed.

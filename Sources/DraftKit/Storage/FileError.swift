@@ -1,24 +1,27 @@
 import Glibc
 
 /// A file-system call that failed: which call, on which path, and the `errno` it set.
-public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+///
+/// Internal to the property-list backend: callers of a ``HistoryStore`` see a
+/// ``StoreError``, which names no call or path.
+struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call that failed, such as `fsync` or `rename`.
-    public var operation: String
+    var operation: String
     /// The path it was called on.
-    public var path: String
+    var path: String
     /// The `errno` value; 0 when the failure was not a system call's (a parse error).
-    public var code: Int32
+    var code: Int32
     /// Extra words, for failures that are not a system call's.
-    public var detail: String
+    var detail: String
 
-    public init(_ operation: String, path: String, code: Int32 = errno, detail: String = "") {
+    init(_ operation: String, path: String, code: Int32 = errno, detail: String = "") {
         self.operation = operation
         self.path = path
         self.code = code
         self.detail = detail
     }
 
-    public var description: String {
+    var description: String {
         let reason = code != 0 ? String(cString: strerror(code)) : detail
         return "\(operation) \(path): \(reason)"
     }

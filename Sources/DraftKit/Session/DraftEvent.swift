@@ -1,0 +1,56 @@
+/// Something that happened to a draft, for the trace: what, to which key, why, and the
+/// draft (as it now is, or, for a removal, as it was).
+public struct DraftEvent: Equatable, Sendable {
+    /// What happened.
+    public enum Kind: String, Sendable {
+        /// Stored or replaced.
+        case saved
+        /// Removed: by a send, or by leaving with an empty line.
+        case removed
+        /// Brought back into the edit line or the store.
+        case restored
+        /// Removed by a blank line, which sends nothing.
+        case cleared
+        /// Dropped by `/discard` or by quitting.
+        case discarded
+    }
+
+    /// Why it happened.
+    public enum Cause: Equatable, Sendable {
+        /// A leave key with text in the line.
+        case left(LeaveKey)
+        /// A leave key with an empty line.
+        case leftEmpty(LeaveKey)
+        /// `/attach` added this file name.
+        case attached(String)
+        /// `/detach`.
+        case detached
+        /// Entering the target: the draft is in the edit line again.
+        case entering(InputTarget)
+        /// A send, which removes the draft first, as the original does.
+        case sending
+        /// A blank line, which sends nothing.
+        case blankLine
+        /// A send that failed: what was not stored is the draft again.
+        case sendFailed
+        /// `/discard`.
+        case discardCommand
+        /// `/undo`.
+        case undo
+        /// Quitting forgets every draft.
+        case quitting
+    }
+
+    public var kind: Kind
+    public var key: DraftKey
+    public var cause: Cause
+    /// The draft after the event, or for `removed`, `cleared` and `discarded`, before it.
+    public var draft: DraftStore.Removed
+
+    public init(_ kind: Kind, _ key: DraftKey, _ cause: Cause, _ draft: DraftStore.Removed) {
+        self.kind = kind
+        self.key = key
+        self.cause = cause
+        self.draft = draft
+    }
+}

@@ -1,0 +1,67 @@
+/// What the session has to say about an event, as data; a front end's presenter turns
+/// each report into lines for its screen.
+public enum Report: Equatable, Sendable {
+    /// Arrived on the home screen.
+    case home
+    /// Arrived in a chat or comment thread.
+    case chatTitle(InputTarget)
+    /// Messages shown from history, oldest first (an empty list: none yet).
+    case messages([Message])
+    /// A message just stored.
+    case sent(Message)
+    /// A user's profile.
+    case profile(Profile)
+    /// The current draft's media list (empty: nothing attached any more).
+    case attachments([Attachment])
+    /// A draft event, for the trace.
+    case draft(DraftEvent)
+    /// `/undo` brought this draft back; `replaced` when a newer one went on the stack.
+    case undone(DraftStore.Removed, key: DraftKey, replaced: Bool)
+    /// The chat list, most recent first.
+    case chatList([ChatListEntry])
+    /// The draft map.
+    case draftMap([DraftMapEntry])
+    /// Help on commands and keys.
+    case help
+    /// The target asked for is already on screen.
+    case alreadyHere(InputTarget)
+    /// `/discard` dropped the draft.
+    case discarded
+    /// `/trace` turned the trace on or off.
+    case tracing(Bool)
+    /// Quitting forgot these drafts.
+    case forgotten([DraftKey])
+    /// Something the user asked for went wrong.
+    case error(DraftlineError)
+    /// Something noticed on the way, such as a damaged file moved aside.
+    case warning(Warning)
+
+    /// A warning about the data rather than about what the user asked.
+    public enum Warning: Equatable, Sendable {
+        /// From the history store.
+        case store(StoreWarning)
+        /// Entries of `contacts.plist` without a valid global_key.
+        case contactsSkipped(Int)
+        /// `contacts.plist` as a whole could not be used.
+        case contacts(String)
+    }
+}
+
+/// A user's profile as shown.
+public struct Profile: Equatable, Sendable {
+    public var user: GlobalKey
+    /// How many messages the private chat holds, or why that is not known.
+    public var messageCount: Result<Int, StoreError>
+    /// Drafts waiting: the private chat's with this user, and, for a profile reached
+    /// from a comment thread, that thread's.
+    public var waitingDrafts: [DraftKey]
+}
+
+/// One draft as the draft map shows it.
+public struct DraftMapEntry: Equatable, Sendable {
+    public var key: DraftKey
+    public var text: TextDraft?
+    public var mediaCount: Int
+    /// Seconds since the draft last changed, by the session's clock.
+    public var age: Double
+}

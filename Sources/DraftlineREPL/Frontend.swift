@@ -1,0 +1,29 @@
+import DraftKit
+
+/// A session with its presenter: events in, lines out. What the executable drives on a
+/// terminal and on a pipe, and what tests drive as data.
+///
+/// The session's state reads through (`frontend.prompt`, `frontend.drafts`).
+@dynamicMemberLookup
+public final class Frontend {
+    /// The session, as data.
+    public let session: Session
+    /// Turns its reports into lines.
+    public var presenter: Presenter
+
+    public init(_ session: Session, presenter: Presenter = Presenter()) {
+        self.session = session
+        self.presenter = presenter
+    }
+
+    /// Handles one input event and returns the lines to show.
+    @discardableResult
+    public func handle(_ event: InputEvent) -> [OutputLine] {
+        presenter.lines(for: session.handle(event), in: session)
+    }
+
+    /// What the completion key does with this text before the cursor.
+    public func complete(_ before: String) -> Completion { session.complete(before) }
+
+    public subscript<T>(dynamicMember path: KeyPath<Session, T>) -> T { session[keyPath: path] }
+}

@@ -1,0 +1,64 @@
+import DraftKit
+
+/// The keys of the leave functions: their names in `~/.editrc`, their default bindings,
+/// and their bytes in a piped line.
+extension LeaveKey {
+    /// The name the function is registered under, for `bind` lines in `~/.editrc`.
+    public var functionName: String { "draftline-\(rawValue)" }
+
+    /// The default key sequence, in libedit's notation.
+    public var defaultKeys: String { "^X\(suffix)" }
+
+    /// The key's last byte after `^X` (0x18); a piped line ending with both bytes acts as
+    /// the key.
+    public var suffix: Character {
+        switch self {
+        case .profile: return "p"
+        case .back: return "b"
+        case .open: return "o"
+        }
+    }
+
+    /// What the function does, for `/help` and libedit's function list.
+    public var help: String {
+        switch self {
+        case .profile: return "leave to the profile, keeping the edit line as the draft"
+        case .back: return "go back, keeping the edit line as the draft"
+        case .open: return "open another chat, keeping the edit line as the draft"
+        }
+    }
+
+    /// The leave key whose function has this name.
+    public init?(functionName: String) {
+        guard let key = Self.allCases.first(where: { $0.functionName == functionName }) else { return nil }
+        self = key
+    }
+}
+
+/// The key sequence each function is bound to, as the user sees it: the defaults, or
+/// what `~/.editrc` changed them to. Every place that names a key asks here.
+public struct KeyLabels: Equatable, Sendable {
+    private var labels: [LeaveKey: String]
+    /// The sequence bound to the draft-map function.
+    public var draftMap = KeyLabels.draftMapDefault
+
+    /// The name of the key function that prints the draft map above the edit line.
+    public static let draftMapFunction = "draftline-drafts"
+    /// Its default key.
+    public static let draftMapDefault = "^Xd"
+
+    /// The default bindings.
+    public static let defaults = KeyLabels(
+        labels: Dictionary(
+            uniqueKeysWithValues: LeaveKey.allCases.map {
+                ($0, $0.defaultKeys)
+            }))
+
+    private init(labels: [LeaveKey: String]) { self.labels = labels }
+
+    /// The sequence bound to a leave function, in libedit's notation (`^Xp`).
+    public subscript(key: LeaveKey) -> String {
+        get { labels[key] ?? key.defaultKeys }
+        set { labels[key] = newValue }
+    }
+}

@@ -1,0 +1,238 @@
+import DraftKit
+import Foundation
+
+/// Turns a session's ``Report``s into the lines a person reads.
+///
+/// Every piece of text that came from a user, a file or the disk goes through
+/// ``TerminalText/visible(_:keepNewlines:)``, so no stored text can drive the terminal.
+/// Keys are named as they are bound (``KeyLabels``).
+public struct Presenter {
+    /// The bindings in force.
+    public var keys: KeyLabels
+
+    public init(keys: KeyLabels = .defaults) { self.keys = keys }
+
+    /// The lines for these reports, for `session` (its contacts name users; its trace
+    /// switch decides whether draft events are shown).
+    public func lines(for reports: [Report], in session: Session) -> [OutputLine] {
+        reports.flatMap { lines(for: $0, in: session) }
+    }
+
+    private func lines(for report: Report, in session: Session) -> [OutputLine] {
+        switch report {
+        case .home:
+            return [info("home: /open <global_key> to chat, /chats for conversations, /help for more")]
+        case .chatTitle(let target):
+            return [info("── \(title(of: target, in: session)) ──")]
+        case .messages(let messages):
+            return messages.isEmpty ? [info("(no messages yet)")] : messages.map { info(Self.render($0)) }
+        case .sent(let message):
+            return [info(Self.render(message))]
+        case .profile(let profile):
+            return self.profile(profile, in: session)
+        case .attachments(let attachments):
+            guard !attachments.isEmpty else { return [info("no attachments")] }
+            let list = attachments.enumerated().map {
+                "\($0.offset + 1)) \($0.element.name) [\($0.element.messageType)]"
+            }
+            return [info("attached: " + Self.flat(list.joined(separator: "  ")))]
+        case .draft(let event):
+            return session.isTracing ? [info(trace(event))] : []
+        case .undone(let draft, let key, let replaced):
+            let media = draft.attachments.count
+            return [
+                info(
+                    "draft for \(key) is back: \"\(Self.flat(draft.text?.text ?? ""))\""
+                        + (media > 0 ? ", \(media) attached" : "")
+                        + (replaced ? "; the newer draft it replaced is on the undo stack (/undo again)" : ""))
+            ]
+        case .chatList(let entries):
+            return chatList(entries, in: session)
+        case .draftMap(let entries):
+            return draftMap(entries)
+        case .help:
+            return help().map(info)
+        case .alreadyHere(.privateChat(let user)):
+            return [info("already in the chat with \(user)")]
+        case .alreadyHere(.comment):
+            return [info("already writing this comment")]
+        case .discarded:
+            return [info("draft discarded: /undo brings it back")]
+        case .tracing(let on):
+            return [info("trace \(on ? "on: every draft event is shown" : "off")")]
+        case .forgotten(let keys):
+            let names = keys.map(\.rawValue).joined(separator: ", ")
+            return [info("\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))")]
+        case .error(let error):
+            return [OutputLine(.error, Self.flat(error.description))]
+        case .warning(let warning):
+            return [OutputLine(.warning, Self.flat(Self.describe(warning)))]
+        }
+    }
+
+    private func info(_ text: String) -> OutputLine { OutputLine(.info, text) }
+
+    /// Text made safe, on one line.
+    static func flat(_ text: String) -> String { TerminalText.visible(text, keepNewlines: false) }
+
+    static func describe(_ warning: Report.Warning) -> String {
+        switch warning {
+        case .store(let warning): return warning.description
+        case .contactsSkipped(let count):
+            return "\(count) entries of contacts.plist have no valid global_key and were skipped"
+        case .contacts(let problem): return problem
+        }
+    }
+
+    /// A message as one line of a chat.
+    public static func render(_ message: Message) -> String {
+        let body: String
+        switch message.type {
+        case "text", "": body = message.content
+        case "location":
+            body =
+                "[location \(message.latitude), \(message.longitude)\(message.address.isEmpty ? "" : " \(message.address)")]"
+        default:
+            body =
+                "[\(message.type) \(Attachment(path: message.filePath).name)]"
+                + (message.content.isEmpty ? "" : " " + message.content)
+        }
+        return "  you: " + TerminalText.visible(body)
+    }
+
+    /// A user's name as shown: the contact's name made safe, else the key.
+    private func displayName(of user: GlobalKey, in session: Session) -> String {
+        Self.flat(session.contacts[user]?.name ?? user.rawValue)
+    }
+
+    private func title(of target: InputTarget, in session: Session) -> String {
+        switch target {
+        case .privateChat(let user):
+            return "chat with \(displayName(of: user, in: session)) (\(user))"
+        case .comment(let kind, let id, let replyTo):
+            return "\(kind.rawValue) \(id): " + (replyTo.map { "reply to @\($0)" } ?? "new comment")
+        }
+    }
+
+    private func profile(_ profile: Profile, in session: Session) -> [OutputLine] {
+        let count: String
+        switch profile.messageCount {
+        case .success(let number): count = String(number)
+        case .failure(let error): count = "unknown (\(Self.flat(error.description)))"
+        }
+        let draft =
+            profile.waitingDrafts.isEmpty
+            ? "none" : "waiting (\(profile.waitingDrafts.map(\.rawValue).joined(separator: ", ")))"
+        return [
+            "── profile ──",
+            "name:       \(displayName(of: profile.user, in: session))",
+            "global_key: \(profile.user)",
+            "messages:   \(count)",
+            "draft:      \(draft)",
+            "/back or \(Self.spaced(keys[.back])) returns",
+        ].map(info)
+    }
+
+    /// `^Xb` as a person reads it: `^X b`.
+    static func spaced(_ keys: String) -> String {
+        keys.hasPrefix("^X") && keys.count == 3 ? "^X " + keys.dropFirst(2) : keys
+    }
+
+    /// The trace line for a draft event: the event, the key, its cause, and the draft.
+    func trace(_ event: DraftEvent) -> String {
+        let text =
+            event.draft.text.map { " \"\(Self.flat($0.text))\" cursor \($0.cursor)" } ?? ""
+        let media = event.draft.attachments.count
+        return "trace: \(event.kind.rawValue) \(event.key) (\(cause(event.cause)))\(text)"
+            + (media > 0 ? ", \(media) attached" : "")
+    }
+
+    private func cause(_ cause: DraftEvent.Cause) -> String {
+        switch cause {
+        case .left(let key): return "\(keys[key]) (\(key.functionName))"
+        case .leftEmpty(let key): return "\(keys[key]) with an empty line"
+        case .attached(let name): return "/attach added \(Self.flat(name))"
+        case .detached: return "/detach"
+        case .entering(let target): return "entering \(target.chatID)"
+        case .sending: return "sending (removed first, as the original does)"
+        case .blankLine: return "a blank line sends nothing"
+        case .sendFailed: return "the send failed: nothing is lost"
+        case .discardCommand: return "/discard (/undo brings it back)"
+        case .undo: return "/undo"
+        case .quitting: return "quitting forgets every draft"
+        }
+    }
+
+    private func draftMap(_ entries: [DraftMapEntry]) -> [OutputLine] {
+        guard !entries.isEmpty else { return [info("no drafts in memory")] }
+        return [info("drafts in memory (\(entries.count)):")]
+            + entries.map { entry in
+                let shown = entry.text.map { "\"\(Self.flat($0.text))\"" } ?? "(no text)"
+                return info(
+                    "  \(entry.key)  \(shown)  cursor \(entry.text?.cursor ?? 0)  media \(entry.mediaCount)"
+                        + "  age \(Self.age(entry.age))")
+            }
+    }
+
+    private func chatList(_ entries: [ChatListEntry], in session: Session) -> [OutputLine] {
+        guard !entries.isEmpty else { return [info("no conversations yet: /open <global_key> to start one")] }
+        var lines: [OutputLine] = []
+        for entry in entries {
+            let last =
+                entry.lastMessage.map { Self.preview(Self.render($0).trimmingCharacters(in: .whitespaces)) }
+                ?? "(no messages)"
+            lines.append(info("  \(chatTitle(entry.chatID, in: session)) · \(last)"))
+            for draft in entry.drafts {
+                let text = draft.text.map { Self.preview(Self.flat($0.text)) } ?? ""
+                var label = " (\(draft.key))"
+                if case .privateChat = draft.key.target { label = "" }
+                lines.append(
+                    info("      Draft\(label): \(text)\(draft.mediaCount > 0 ? " +\(draft.mediaCount) attached" : "")"))
+            }
+        }
+        return lines
+    }
+
+    private func chatTitle(_ chat: ChatID, in session: Session) -> String {
+        if chat.kind == .privateChat, let key = try? GlobalKey(validating: chat.rawValue),
+            session.contacts[key] != nil
+        {
+            return "\(chat) (\(displayName(of: key, in: session)))"
+        }
+        return chat.rawValue.replacingOccurrences(of: "_", with: " ")
+    }
+
+    private static func preview(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > 50 ? String(flat.prefix(49)) + "…" : flat
+    }
+
+    static func age(_ seconds: Double) -> String {
+        let whole = Int(max(0, min(seconds, 1e12)))
+        if whole < 60 { return "\(whole)s" }
+        if whole < 3600 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
+        return "\(whole / 3600)h\(String(format: "%02d", whole / 60 % 60))m"
+    }
+
+    /// `/help`: every command from the catalogue, then the keys as bound.
+    func help() -> [String] {
+        var lines = ["commands:"]
+        let width = CommandCatalogue.all.map(\.usage.count).max() ?? 0
+        func row(_ left: String, _ right: String) -> String {
+            "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + right
+        }
+        for spec in CommandCatalogue.all { lines.append(row(spec.usage, spec.summary)) }
+        lines.append(row("//text", "send a message that starts with /"))
+        lines.append("keys (rebind by function name in ~/.editrc, lines starting 'draftline:'):")
+        let rows =
+            LeaveKey.allCases.map { (keys[$0], $0.functionName, $0.help) } + [
+                (keys.draftMap, KeyLabels.draftMapFunction, "show the draft map above the edit line"),
+                ("Tab", "draftline-complete", "complete a command or a global_key"),
+            ]
+        for (keys, function, help) in rows {
+            lines.append("  \(keys)  \(function.padding(toLength: 18, withPad: " ", startingAt: 0)) \(help)")
+        }
+        lines.append("  Enter sends; Ctrl-C abandons the line; Ctrl-D on an empty line quits")
+        return lines
+    }
+}
