@@ -7,7 +7,7 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test lint format bench fuzz docs install uninstall clean
+.PHONY: all setup build run test lint format bench fuzz docs man install uninstall clean
 
 FUZZ_TARGETS := command-parser sanitizer history-reader
 FUZZ_SECONDS ?= 60
@@ -70,6 +70,10 @@ docs: setup
 	docc convert Sources/DraftKit/DraftKit.docc --additional-symbol-graph-dir .build/symbol-graphs \
 		--fallback-display-name DraftKit --fallback-bundle-identifier org.draftline.DraftKit \
 		--output-path .build/docs --analyze
+
+# Rewrites the man page's command table from the command declarations (a test checks it).
+man: setup
+	$(SWIFT) run draftline-man Documentation/draftline.1
 
 # Installs draftline and its man page under PREFIX (default /usr/local).
 install: setup

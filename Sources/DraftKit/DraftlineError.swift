@@ -58,7 +58,7 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidGlobalKey(let text):
             return "'\(text)' is not a valid global_key: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit"
         case .unknownUser(let key):
-            return "no user '\(key)': /open then Tab lists who is here"
+            return "no user '\(key)'"
         case .invalidCount(let text, let range):
             return "'\(text)' is not a count: give a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .noChatOpen:

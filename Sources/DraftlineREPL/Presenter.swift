@@ -63,6 +63,8 @@ public struct Presenter {
         case .forgotten(let keys):
             let names = keys.map(\.rawValue).joined(separator: ", ")
             return [info("\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))")]
+        case .error(.unknownUser(let user)):
+            return [OutputLine(.error, Self.flat("no user '\(user)': /open then Tab lists who is here"))]
         case .error(let error):
             return [OutputLine(.error, Self.flat(error.description))]
         case .warning(let warning):

@@ -198,4 +198,20 @@ struct SessionTests {
         session.handle(.leave(.open, TextDraft(text: "")))
         #expect(session.complete("b") == .insert("ob"))
     }
+
+    @Test func everyTimeAgeAndMessageIDFollowThePinnedClock() throws {
+        final class Clock: @unchecked Sendable { var now = Date(timeIntervalSince1970: 86_400) }
+        let clock = Clock()
+        let pinned = Frontend(Session(contacts: ContactBook(), history: history, clock: { clock.now }))
+        pinned.handle(.line("/open alice"))
+        pinned.handle(.line("hello"))
+        let stored = try #require(history.messages(ChatID("alice")!).first)
+        #expect(stored.sentAt == clock.now)
+        #expect(stored.messageID.hasPrefix("86400000-"))
+        pinned.handle(.leave(.back, TextDraft(text: "waiting")))
+        clock.now += 3725
+        #expect(pinned.handle(.line("/drafts")).map(\.text).last?.hasSuffix("age 1h02m") == true)
+        let chats = pinned.handle(.line("/chats")).map(\.text)
+        #expect(chats.first?.contains("alice (Alice Chen) · you: hello") == true, "\(chats)")
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the session has to say about an event, as data; a front end's presenter turns
 /// each report into lines for its screen.
 public enum Report: Equatable, Sendable {
@@ -55,6 +57,18 @@ public struct Profile: Equatable, Sendable {
     /// Drafts waiting: the private chat's with this user, and, for a profile reached
     /// from a comment thread, that thread's.
     public var waitingDrafts: [DraftKey]
+
+    /// The profile of `user`, reached from `previous`.
+    init(of user: GlobalKey, history: any HistoryStore, drafts: DraftStore, from previous: Screen?) {
+        self.user = user
+        let chat = InputTarget.privateChat(user)
+        do throws(StoreError) { messageCount = .success(try history.messageCount(in: chat.chatID)) } catch {
+            messageCount = .failure(error)
+        }
+        var waiting = [chat.draftKey]
+        if case .chat(let thread)? = previous, case .comment = thread { waiting.append(thread.draftKey) }
+        waitingDrafts = waiting.filter(drafts.hasDraft(for:))
+    }
 }
 
 /// One draft as the draft map shows it.
@@ -64,4 +78,13 @@ public struct DraftMapEntry: Equatable, Sendable {
     public var mediaCount: Int
     /// Seconds since the draft last changed, by the session's clock.
     public var age: Double
+
+    /// Every draft in the store, in key order, aged at `now`.
+    static func map(of drafts: DraftStore, at now: Date) -> [DraftMapEntry] {
+        drafts.keys.map { key in
+            DraftMapEntry(
+                key: key, text: drafts.text(for: key), mediaCount: drafts.attachments(for: key).count,
+                age: now.timeIntervalSince(drafts.updated[key] ?? now))
+        }
+    }
 }

@@ -187,21 +187,8 @@ public final class Session {
             if !media.isEmpty { reports.append(.attachments(media)) }
             return reports
         case .profile(let user):
-            return [.profile(profile(of: user))]
+            return [.profile(Profile(of: user, history: history, drafts: drafts, from: navigator.previousScreen))]
         }
-    }
-
-    private func profile(of user: GlobalKey) -> Profile {
-        let chat = InputTarget.privateChat(user)
-        let count: Result<Int, StoreError>
-        do throws(StoreError) { count = .success(try history.messageCount(in: chat.chatID)) } catch {
-            count = .failure(error)
-        }
-        var waiting = [chat.draftKey]
-        if case .chat(let thread)? = navigator.previousScreen, case .comment = thread {
-            waiting.append(thread.draftKey)
-        }
-        return Profile(user: user, messageCount: count, waitingDrafts: waiting.filter(drafts.hasDraft(for:)))
     }
 
     private func checkKnown(_ key: GlobalKey) throws(DraftlineError) {
@@ -283,19 +270,14 @@ public final class Session {
         do throws(StoreError) { summaries = try history.chats() } catch {
             throw .historyUnreadable(error.description)
         }
-        return [.chatList(ChatListEntry.list(summaries, drafts: draftMapEntries(), updated: drafts.updated))]
+        return [
+            .chatList(
+                ChatListEntry.list(
+                    summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated))
+        ]
     }
 
-    func draftMap() -> [Report] { [.draftMap(draftMapEntries())] }
-
-    private func draftMapEntries() -> [DraftMapEntry] {
-        let now = clock()
-        return drafts.keys.map { key in
-            DraftMapEntry(
-                key: key, text: drafts.text(for: key), mediaCount: drafts.attachments(for: key).count,
-                age: now.timeIntervalSince(drafts.updated[key] ?? now))
-        }
-    }
+    func draftMap() -> [Report] { [.draftMap(DraftMapEntry.map(of: drafts, at: clock()))] }
 
     func discard() throws(DraftlineError) -> [Report] {
         guard let target = screen.target else { throw .noDraftHere }

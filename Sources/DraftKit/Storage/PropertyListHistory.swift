@@ -32,11 +32,9 @@ import Glibc
 ///
 /// ## Counting
 ///
-/// A full segment never changes again (except by repair), so `count` records how many
-/// messages the first *k* segments hold. A send that fills a segment adds it; a count
-/// adds whatever full segments the cache does not cover yet (written by another writer,
-/// or at another capacity), then the last segment; a repair drops the cache. The count
-/// is therefore exact whatever capacities wrote the chat.
+/// ``messageCount(in:)`` adds the `count` file's figure for the full segments it covers
+/// (``SegmentCount``) to a count of the rest, so it is exact whatever capacities wrote the
+/// chat.
 ///
 /// ## Safety
 ///
@@ -49,10 +47,8 @@ import Glibc
 ///
 /// ## Older layouts
 ///
-/// Version 1 kept comment threads in `chats/` beside private chats. Opening such a
-/// directory moves each `chats/<kind>_<id>` to `threads/` (unless `isUser` says that
-/// name is a user's), syncs both directories, then writes `format`: a crash part way
-/// leaves a directory that the next start finishes.
+/// A directory written before comment threads had their own namespace is brought up to
+/// date when opened (``LayoutUpgrade``).
 public final class PropertyListHistory: HistoryStore {
     /// The data directory.
     public let directory: String
@@ -63,10 +59,10 @@ public final class PropertyListHistory: HistoryStore {
     public var onWarning: ((StoreWarning) -> Void)?
 
     /// The layout version this code writes.
-    public static let layoutVersion = 2
+    public static var layoutVersion: Int { LayoutUpgrade.version }
 
     /// The highest segment index read or written: eight digits.
-    static let maximumSegmentIndex = 99_999_999
+    static var maximumSegmentIndex: Int { SegmentIndex.maximum }
 
     /// The default capacity of a segment.
     public static let defaultSegmentCapacity = 16
@@ -74,10 +70,20 @@ public final class PropertyListHistory: HistoryStore {
     private let temporaryDirectory: String
     private let lock: FileLock
     private let clock: @Sendable () -> Date
-    private var lastSegmentHint: [ChatID: Int] = [:]
+    private let index: SegmentIndex
 
     /// Makes chosen writes fail, as a full disk would; for tests only.
     var faults: FileSystem.FaultInjector?
+
+    /// Makes every write fail with this `errno` from now on (0 to stop): a full disk
+    /// (`ENOSPC`) or a failing device (`EIO`), for tests and demonstrations.
+    public func failWrites(with code: Int32) {
+        if code == 0 {
+            faults = nil
+        } else {
+            faults = { _, _ in code }
+        }
+    }
 
     /// Opens (creating when missing) the history in a data directory.
     ///
@@ -93,6 +99,7 @@ public final class PropertyListHistory: HistoryStore {
         self.segmentCapacity = max(1, segmentCapacity)
         self.clock = clock
         temporaryDirectory = directory + "/tmp"
+        index = SegmentIndex(directory: directory)
         do {
             try FileSystem.makeDirectories(directory)
             try FileSystem.setMode(directory, 0o700)
@@ -109,7 +116,9 @@ public final class PropertyListHistory: HistoryStore {
                 for name in try FileSystem.names(in: temporaryDirectory) {
                     try FileSystem.remove(temporaryDirectory + "/" + name)
                 }
-                try upgradeLayout(isUser: isUser)
+                try LayoutUpgrade(directory: directory, temporaryDirectory: temporaryDirectory).run(isUser: isUser) {
+                    [weak self] in self?.onWarning?($0)
+                }
             }
         }
     }
@@ -141,7 +150,8 @@ public final class PropertyListHistory: HistoryStore {
                         guard index < Self.maximumSegmentIndex else {
                             throw FileError("write", path: path(of: chat), code: EFBIG)
                         }
-                        noteFullSegment(chat, index, holding: segment.count)
+                        SegmentCount(path: path(of: chat) + "/count", temporaryDirectory: temporaryDirectory)
+                            .add(segment: index, holding: segment.count)
                         index += 1
                         segment = []
                     }
@@ -172,7 +182,8 @@ public final class PropertyListHistory: HistoryStore {
         guard let last = lastSegment(of: chat) else { return 0 }
         return try readable(chat) { () throws(FileError) in
             try lock.withLock { () throws(FileError) in
-                var cache = readCountCache(chat)
+                let file = SegmentCount(path: path(of: chat) + "/count", temporaryDirectory: temporaryDirectory)
+                var cache = file.read()
                 if cache.segments > last { cache = (0, 0) }
                 let known = cache.segments
                 // Segments the cache does not cover are counted as they are now (a damaged one
@@ -181,7 +192,7 @@ public final class PropertyListHistory: HistoryStore {
                     cache.messages += try readSegment(chat, cache.segments, repair: true)?.count ?? 0
                     cache.segments += 1
                 }
-                if cache.segments > known { writeCountCache(chat, cache) }
+                if cache.segments > known { file.write(cache) }
                 return cache.messages + (try readSegment(chat, last, repair: true)?.count ?? 0)
             }
         }
@@ -227,121 +238,17 @@ public final class PropertyListHistory: HistoryStore {
     // MARK: - Layout
 
     static func root(of kind: ChatID.Kind, in directory: String) -> String {
-        switch kind {
-        case .privateChat: return directory + "/chats"
-        case .thread: return directory + "/threads"
-        }
+        SegmentIndex.root(of: kind, in: directory)
     }
 
-    func path(of chat: ChatID) -> String { Self.root(of: chat.kind, in: directory) + "/" + chat.rawValue }
+    func path(of chat: ChatID) -> String { index.path(of: chat) }
 
-    func segmentPath(_ chat: ChatID, _ index: Int) -> String {
-        let digits = String(index)
-        return path(of: chat) + "/" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".plist"
-    }
+    func segmentPath(_ chat: ChatID, _ number: Int) -> String { index.segmentPath(chat, number) }
 
-    /// Moves version 1's comment threads out of `chats/`, then records the version.
-    private func upgradeLayout(isUser: (String) -> Bool) throws(FileError) {
-        let formatPath = directory + "/format"
-        let recorded = (try? FileSystem.read(formatPath, limit: 64)).flatMap {
-            Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        if let recorded, recorded >= Self.layoutVersion { return }
-        let chats = Self.root(of: .privateChat, in: directory)
-        let threads = Self.root(of: .thread, in: directory)
-        var moved = false
-        for name in try FileSystem.names(in: chats) where ChatID.looksLikeThread(name) && !isUser(name) {
-            guard !FileSystem.exists(threads + "/" + name) else {
-                onWarning?(.notMigrated("chats/\(name)", "threads/\(name) exists already"))
-                continue
-            }
-            try FileSystem.rename(chats + "/" + name, to: threads + "/" + name)
-            moved = true
-        }
-        if moved {
-            try FileSystem.syncDirectory(chats)
-            try FileSystem.syncDirectory(threads)
-        }
-        try FileSystem.replace(
-            formatPath, with: Data("\(Self.layoutVersion)\n".utf8), temporaryDirectory: temporaryDirectory)
-    }
+    func lastSegment(of chat: ChatID) -> Int? { index.lastSegment(of: chat) }
 
-    /// The index of a chat's last segment, or `nil` when it has none.
-    ///
-    /// Segments are numbered from 0 without gaps, so a hint is right when its segment
-    /// exists and the next does not. The hints tried: the index this object remembers,
-    /// then the `last` link; else a doubling search and a binary search over `stat` calls.
-    /// Indexes past ``maximumSegmentIndex`` are never tried, so no name can make the
-    /// arithmetic overflow.
-    func lastSegment(of chat: ChatID) -> Int? {
-        func exists(_ index: Int) -> Bool { FileSystem.exists(segmentPath(chat, index)) }
-        func isLast(_ index: Int) -> Bool {
-            (0...Self.maximumSegmentIndex).contains(index) && exists(index)
-                && (index == Self.maximumSegmentIndex || !exists(index + 1))
-        }
-        if let hint = lastSegmentHint[chat], isLast(hint) { return hint }
-        if let link = FileSystem.linkTarget(path(of: chat) + "/last"), link.hasSuffix(".plist"),
-            let hint = Int(link.dropLast(6)), isLast(hint)
-        {
-            lastSegmentHint[chat] = hint
-            return hint
-        }
-        guard exists(0) else { return nil }
-        var low = 0
-        var high = 1
-        while high <= Self.maximumSegmentIndex && exists(high) {
-            low = high
-            high = min(high * 2, Self.maximumSegmentIndex + 1)
-        }
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if exists(middle) { low = middle } else { high = middle }
-        }
-        lastSegmentHint[chat] = low
-        return low
-    }
-
-    /// Remembers a chat's last segment, and moves its `last` link when a new segment
-    /// started. A link that cannot be made only costs the next reader a probe.
-    private func noteLastSegment(_ chat: ChatID, _ index: Int) {
-        let link = path(of: chat) + "/last"
-        let target = String(segmentPath(chat, index).split(separator: "/").last!)
-        if FileSystem.linkTarget(link) != target {
-            try? FileSystem.replaceLink(link, to: target, temporaryDirectory: temporaryDirectory)
-        }
-        lastSegmentHint[chat] = index
-    }
-
-    // MARK: - The count cache
-
-    private func countCachePath(_ chat: ChatID) -> String { path(of: chat) + "/count" }
-
-    /// How many full segments the cache covers, and the messages they hold; (0, 0) when
-    /// there is no usable cache.
-    private func readCountCache(_ chat: ChatID) -> (segments: Int, messages: Int) {
-        guard let data = try? FileSystem.read(countCachePath(chat), limit: 4096),
-            let cache = try? PropertyListDecoder().decode([String: Int].self, from: data),
-            let segments = cache["segments"], let messages = cache["messages"], segments >= 0, messages >= 0
-        else { return (0, 0) }
-        return (segments, messages)
-    }
-
-    /// Writes the cache; not synced, since a lost or stale cache only costs a recount.
-    private func writeCountCache(_ chat: ChatID, _ cache: (segments: Int, messages: Int)) {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        guard let data = try? encoder.encode(["segments": cache.segments, "messages": cache.messages]) else { return }
-        try? FileSystem.replace(
-            countCachePath(chat), with: data, temporaryDirectory: temporaryDirectory, durable: false)
-    }
-
-    /// A send filled segment `index`: the cache covers it too, when it covered all before.
-    private func noteFullSegment(_ chat: ChatID, _ index: Int, holding count: Int) {
-        var cache = readCountCache(chat)
-        guard cache.segments == index else { return }
-        cache.segments += 1
-        cache.messages += count
-        writeCountCache(chat, cache)
+    private func noteLastSegment(_ chat: ChatID, _ number: Int) {
+        index.noteLastSegment(chat, number, temporaryDirectory: temporaryDirectory)
     }
 
     // MARK: - Segments
@@ -359,7 +266,7 @@ public final class PropertyListHistory: HistoryStore {
             guard FileSystem.exists(path), try Self.decode(path) == nil else { return }
             try quarantine(path, of: chat)
             // The cache may cover what was moved aside: count again from nothing.
-            try? FileSystem.remove(countCachePath(chat))
+            try? FileSystem.remove(self.path(of: chat) + "/count")
             if repair { try writeSegment(chat, index, []) }
         }
         return []

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The `count` file of a chat: how many messages its first *k* segments hold.
+///
+/// A full segment never changes again except by repair (which deletes this file), so the
+/// figure stays exact whatever capacity wrote each segment. The file is a cache: it is
+/// written without syncing, and a missing, stale or unreadable one only costs a recount.
+struct SegmentCount {
+    /// The file's path.
+    let path: String
+    let temporaryDirectory: String
+
+    /// How many full segments the file covers, and the messages they hold; (0, 0) when
+    /// there is no usable file.
+    func read() -> (segments: Int, messages: Int) {
+        guard let data = try? FileSystem.read(path, limit: 4096),
+            let cache = try? PropertyListDecoder().decode([String: Int].self, from: data),
+            let segments = cache["segments"], let messages = cache["messages"], segments >= 0, messages >= 0
+        else { return (0, 0) }
+        return (segments, messages)
+    }
+
+    /// Replaces the file (a binary property list: `segments`, `messages`).
+    func write(_ cache: (segments: Int, messages: Int)) {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        guard let data = try? encoder.encode(["segments": cache.segments, "messages": cache.messages]) else { return }
+        try? FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, durable: false)
+    }
+
+    /// Segment `index` just filled up with `count` messages: covered too, when the file
+    /// covered every segment before it.
+    func add(segment index: Int, holding count: Int) {
+        var cache = read()
+        guard cache.segments == index else { return }
+        cache.segments += 1
+        cache.messages += count
+        write(cache)
+    }
+}
