@@ -97,31 +97,6 @@ struct DurabilityTests {
             try Data(contentsOf: URL(fileURLWithPath: fixture.dataDirectory + "/chats/alice/" + aside)) == truncated)
     }
 
-    @Test(arguments: ["000", "022"])
-    func filesArePrivateWhateverTheUmask(_ mask: String) throws {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = [
-            "-c", "umask \(mask); exec \"$0\" --data-dir \"$1\"", Fixture.executable, fixture.dataDirectory,
-        ]
-        shell.environment = fixture.environment()
-        let stdin = Pipe()
-        shell.standardInput = stdin
-        shell.standardOutput = FileHandle.nullDevice
-        try shell.run()
-        stdin.fileHandleForWriting.write(Data("/open alice\nhello\n".utf8))
-        try stdin.fileHandleForWriting.close()
-        shell.waitUntilExit()
-        func mode(_ relative: String) throws -> Int? {
-            try FileManager.default.attributesOfItem(atPath: fixture.dataDirectory + relative)[.posixPermissions]
-                as? Int
-        }
-        #expect(try mode("") == 0o700)
-        #expect(try mode("/chats/alice") == 0o700)
-        #expect(try mode("/chats/alice/00000000.plist") == 0o600)
-        #expect(try mode("/lock") == 0o600)
-    }
-
     @Test func draftsNeverReachTheDisk() throws {
         let canary = "canary-\(UInt64.random(in: 0...UInt64.max))"
         let result = try fixture.runPiped("/open alice\nsent\n\(canary)\u{18}p\n/back\n/open bob\n")

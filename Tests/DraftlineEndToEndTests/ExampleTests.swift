@@ -9,18 +9,12 @@ struct ExampleTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
 
+    /// Runs a program with a deadline; its standard error follows its standard output.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let result = try Fixture.run(
+            "/bin/sh", arguments: ["-c", "exec \"$0\" \"$@\" 2>&1", executable] + arguments,
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"], timeout: 60)
+        return (result.status, String(decoding: result.output, as: UTF8.self))
     }
 
     static func sibling(_ name: String) -> String {

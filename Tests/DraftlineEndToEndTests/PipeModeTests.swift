@@ -59,21 +59,51 @@ struct PipeModeTests {
         #expect(FileManager.default.fileExists(atPath: fixture.dataDirectory))
         let attributes = try FileManager.default.attributesOfItem(atPath: fixture.dataDirectory)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = [
-            "python3", "-c",
-            "import plistlib,sys,glob;"
-                + "print('|'.join(m['content'] for f in sorted(glob.glob(sys.argv[1]+'/chats/*/*.plist')) for m in plistlib.load(open(f,'rb'))))",
-            fixture.dataDirectory,
-        ]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
-        #expect(output == "hello 你好 😀|hi\n")
+        let python = try Fixture.run(
+            "/usr/bin/env",
+            arguments: [
+                "python3", "-c",
+                "import plistlib,sys,glob;"
+                    + "print('|'.join(m['content'] for f in sorted(glob.glob(sys.argv[1]+'/chats/*/*.plist')) for m in plistlib.load(open(f,'rb'))))",
+                fixture.dataDirectory,
+            ], environment: fixture.environment(), timeout: 60)
+        #expect(python.status == 0)
+        #expect(String(decoding: python.output, as: UTF8.self) == "hello 你好 😀|hi\n")
+    }
+}
+
+extension PipeModeTests {
+    /// A data directory laid out as draftline 0.1.0 left it (comment threads in `chats/`,
+    /// no `format` file), written by Python's plistlib.
+    @Test func aDataDirectoryFromTheFirstLayoutKeepsWorking() throws {
+        let script = """
+            import os, plistlib, sys
+            data = sys.argv[1]
+            for chat, texts in [("alice", ["hi alice"]), ("tweet_5", ["first comment", "second comment"])]:
+                os.makedirs(os.path.join(data, "chats", chat))
+                messages = [{"chatID": chat, "messageID": t, "content": t, "target": "", "mineHead": "me",
+                             "otherHead": "", "type": "text", "filePath": "", "address": "",
+                             "latitude": 0.0, "longitude": 0.0} for t in texts]
+                with open(os.path.join(data, "chats", chat, "00000000.plist"), "wb") as f:
+                    plistlib.dump(messages, f, fmt=plistlib.FMT_BINARY)
+                os.symlink("00000000.plist", os.path.join(data, "chats", chat, "last"))
+            """
+        let made = try Fixture.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, fixture.dataDirectory],
+            environment: fixture.environment(), timeout: 60)
+        #expect(made.status == 0, "\(String(decoding: made.error, as: UTF8.self))")
+        let result = try fixture.runPiped("/comment tweet 5\nthird comment\n/open alice\n/chats\n")
+        #expect(result.status == 0)
+        #expect(result.error == "")
+        #expect(result.output.contains("  you: first comment\n  you: second comment\n"))
+        #expect(result.output.contains("  you: hi alice\n"))
+        #expect(result.output.contains("  tweet 5 · you: third comment"))
+        #expect(
+            try fixture.messages(in: "tweet_5", thread: true).map(\.content) == [
+                "first comment", "second comment", "third comment",
+            ])
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["hi alice"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.dataDirectory + "/chats/tweet_5"))
     }
 }
 

@@ -111,9 +111,17 @@ struct TerminalDraftFlowTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["after"])
     }
 
+    /// The terminal starts with settings libedit's own "cooked" mode would change (as
+    /// after `stty -icrnl inlcr`): a termination signal must put back exactly these.
     @Test(arguments: [SIGTERM, SIGHUP])
     func terminationSignalsExitCleanlyAndRestoreTheTerminal(_ signal: Int32) throws {
-        let terminal = try fixture.startTerminal()
+        let terminal = try PseudoTerminal(
+            executable: Fixture.executable, arguments: ["--data-dir", fixture.dataDirectory],
+            environment: fixture.environment(),
+            configure: {
+                $0.c_iflag &= ~tcflag_t(ICRNL)
+                $0.c_iflag |= tcflag_t(INLCR)
+            })
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         try terminal.send("unsent")

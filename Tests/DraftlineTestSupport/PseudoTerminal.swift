@@ -34,9 +34,12 @@ public final class PseudoTerminal {
     }
 
     /// Starts `executable` on a new 24×80 pseudo-terminal.
+    ///
+    /// `configure` may change the terminal's settings before the child starts, as
+    /// `stty` would in the user's shell.
     public init(
         executable: String, arguments: [String], environment: [String: String], rows: UInt16 = 24,
-        columns: UInt16 = 80
+        columns: UInt16 = 80, configure: ((inout termios) -> Void)? = nil
     ) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
@@ -55,6 +58,11 @@ public final class PseudoTerminal {
         let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.master = master
         var initial = termios()
+        tcgetattr(slave, &initial)
+        if let configure {
+            configure(&initial)
+            tcsetattr(slave, TCSANOW, &initial)
+        }
         tcgetattr(master, &initial)
         initialAttributes = initial
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
