@@ -10,6 +10,7 @@
 #include <histedit.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <wchar.h>
 
 /// The signature of a libedit key function: `(editor, last key) -> CC_* code`.
@@ -80,6 +81,25 @@ static inline int dl_el_add_function(EditLine *el, const char *name, const char 
 /// `el_set(el, EL_BIND, keys, function, NULL)`: bind a key sequence to a function by name.
 static inline int dl_el_bind(EditLine *el, const char *keys, const char *function) {
     return el_set(el, EL_BIND, keys, function, NULL);
+}
+
+/// `el_set(el, EL_BIND, "-a", keys, function, NULL)`: the same in the alternate key map
+/// (vi's command mode).
+static inline int dl_el_bind_alternate(EditLine *el, const char *keys, const char *function) {
+    return el_set(el, EL_BIND, "-a", keys, function, NULL);
+}
+
+/// `el_set(el, EL_BIND, NULL)` (or with `"-a"`, the alternate map) with libedit's output
+/// sent to `out` meanwhile (`EL_SETFP`): the bindings in force, one a line, as
+/// `"keys"   ->  function`. Returns 0, or -1 when the listing failed.
+static inline int dl_el_list_bindings(EditLine *el, int alternate, FILE *out) {
+    FILE *previous = NULL;
+    if (el_get(el, EL_GETFP, 1, &previous) != 0) return -1;
+    if (el_set(el, EL_SETFP, 1, out) != 0) return -1;
+    int result = alternate ? el_set(el, EL_BIND, "-a", NULL) : el_set(el, EL_BIND, NULL);
+    fflush(out);
+    el_set(el, EL_SETFP, 1, previous);
+    return result;
 }
 
 /// The signature of a character-reading function: `(editor, out) -> 1, 0 at EOF, -1`.

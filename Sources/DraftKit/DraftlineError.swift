@@ -18,6 +18,11 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case nothingToGoBackTo
     /// A message typed where no chat is open: the start of its text.
     case notSentNoChat(String)
+    /// A leave key with text where no chat is open: the text is kept in the line.
+    case nothingToKeepDraftFor(String)
+    /// The message could not be stored, and its text went on the undo stack: the reason
+    /// and the start of the text.
+    case notSentSetAside(String, text: String)
     /// The message could not be stored; its text is kept as the draft.
     case notSent(String)
     /// The history on disk could not be read.
@@ -67,6 +72,10 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "already at home: nothing to go back to"
         case .notSentNoChat(let text):
             return "not sent '\(text)': no chat is open: /open <global_key> first"
+        case .nothingToKeepDraftFor:
+            return "no chat is open here to keep a draft for: the line is kept; empty it to leave"
+        case .notSentSetAside(let reason, let text):
+            return "message not sent (\(reason)): '\(text)' is on the undo stack (/undo brings it back)"
         case .notSent(let reason):
             return "message not sent (\(reason)); your text is kept as the draft"
         case .historyUnreadable(let reason):

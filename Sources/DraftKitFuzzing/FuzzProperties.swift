@@ -24,7 +24,9 @@ public enum FuzzProperties {
     }
 
     /// Any command line parses or fails with a message that, as shown, drives nothing;
-    /// any piped line becomes the event its keystrokes would make.
+    /// any piped line becomes the events its keystrokes would make: a line without key
+    /// bytes is typed into the pre-fill at its cursor, and no event holds text that was
+    /// never typed or a key byte as text.
     public static func commandParser(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
         do {
@@ -35,18 +37,31 @@ public enum FuzzProperties {
                 return "error message \(shown.debugDescription) is empty or drives the terminal"
             }
         }
-        switch PipedLine.event(for: text, prefill: TextDraft(text: "ab", cursor: 1)) {
-        case .line(let line):
-            let expected = line.hasPrefix("/") ? text : "a" + text + "b"
-            if line != expected {
-                return "piped line became \(line.debugDescription), not \(expected.debugDescription)"
+        let prefill = TextDraft(text: "ab", cursor: 1)
+        let events = PipedLine.events(for: text, prefill: prefill)
+        let keys = text.unicodeScalars.filter { [0x03, 0x04, 0x15, 0x18].contains($0.value) }.count
+        if keys == 0 {
+            let expected = text.hasPrefix("/") ? text : "a" + text + "b"
+            guard events == [.line(expected)] else {
+                return "piped line became \(events), not \(expected.debugDescription)"
             }
-        case .leave(_, let draft):
-            if draft.text.unicodeScalars.count != text.unicodeScalars.count || draft.cursor < 1 {
-                return "leaving made the draft \(draft)"
+            return nil
+        }
+        if events.count > keys + 1 { return "\(keys) keys made \(events.count) events" }
+        let allowed = Set(text.unicodeScalars).union("ab".unicodeScalars)
+        for event in events {
+            let typed: String
+            switch event {
+            case .line(let line): typed = line
+            case .leave(_, let draft), .interrupt(let draft): typed = draft.text
+            case .quitRequest, .endOfInput: continue
             }
-        case .interrupt, .endOfInput:
-            return "a piped line became an interrupt or the end of input"
+            if !typed.unicodeScalars.allSatisfy(allowed.contains) {
+                return "an event holds text that was never typed: \(event)"
+            }
+            if typed.unicodeScalars.contains(where: { [0x03, 0x04, 0x15].contains($0.value) }) {
+                return "a key byte was typed as text: \(event)"
+            }
         }
         return nil
     }

@@ -16,6 +16,7 @@ extension LeaveKey {
         case .profile: return "p"
         case .back: return "b"
         case .open: return "o"
+        case .command: return "/"
         }
     }
 
@@ -25,6 +26,7 @@ extension LeaveKey {
         case .profile: return "leave to the profile, keeping the edit line as the draft"
         case .back: return "go back, keeping the edit line as the draft"
         case .open: return "open another chat, keeping the edit line as the draft"
+        case .command: return "run a command on its own prompt; the draft is back after it"
         }
     }
 
@@ -55,6 +57,19 @@ public struct KeyLabels: Equatable, Sendable {
             }))
 
     private init(labels: [LeaveKey: String]) { self.labels = labels }
+
+    /// The labels for the bindings in force: for each function, the sequences bound to it
+    /// (as the line editor lists them). A sequence the user chose is named over the
+    /// default; an unbound function keeps its default's name.
+    public init(bound: [String: [String]]) {
+        func pick(_ function: String, default fallback: String) -> String {
+            let keys = bound[function] ?? []
+            return keys.first { $0 != fallback } ?? keys.first ?? fallback
+        }
+        labels = Dictionary(
+            uniqueKeysWithValues: LeaveKey.allCases.map { ($0, pick($0.functionName, default: $0.defaultKeys)) })
+        draftMap = pick(Self.draftMapFunction, default: Self.draftMapDefault)
+    }
 
     /// The sequence bound to a leave function, in libedit's notation (`^Xp`).
     public subscript(key: LeaveKey) -> String {

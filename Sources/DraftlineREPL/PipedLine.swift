@@ -1,23 +1,104 @@
 import DraftKit
 
-/// Turns a line read from a pipe into what the same keystrokes do on a terminal.
+/// Plays a line read from a pipe as the keystrokes a person would type into the edit
+/// line, then Enter.
 ///
-/// A piped line is what a person would type into the edit line, then Enter. So:
-/// - a line ending with `^X p`, `^X b` or `^X o` (0x18 then `p`, `b` or `o`) leaves the
-///   input target with the text before those bytes as its draft, as the keys do;
-/// - a line that starts with `/` is a command and leaves any draft as it is;
-/// - any other line is typed into the pre-filled draft at its saved cursor, then sent.
+/// - Text is typed into the line at its cursor: a fresh line starts as the target's
+///   draft (pre-filled, cursor where it was left).
+/// - A fresh line that starts with `/` is a command, typed on its own: the draft stays
+///   as it is.
+/// - Control bytes act as their keys do on a terminal: `^X` (0x18) then `p`, `b`, `o`
+///   or `/` leaves with the line as the draft (after `^X o` the rest is the name to
+///   open; after `^X /`, the command); Ctrl-C (0x03) abandons the line; Ctrl-D (0x04) on
+///   an empty line asks to quit, and elsewhere deletes the character under the cursor;
+///   Ctrl-U (0x15) empties the line. After a key, typing goes on in a fresh line.
+/// - The newline is Enter, unless the line ended with a key: then it only ends the line.
 public enum PipedLine {
-    /// The event a piped line stands for, given what the edit line would be pre-filled with.
-    public static func event(for line: String, prefill: TextDraft?) -> InputEvent {
-        let scalars = line.unicodeScalars
-        if scalars.count >= 2, scalars[scalars.index(scalars.endIndex, offsetBy: -2)] == "\u{18}",
-            let key = LeaveKey.allCases.first(where: { String($0.suffix).unicodeScalars.first == scalars.last })
-        {
-            let typed = String(String.UnicodeScalarView(scalars.dropLast(2)))
-            return .leave(key, prefill?.inserting(typed) ?? TextDraft(text: typed))
+    /// Plays `line`: `handle` gets each event in order; `prefill` says what a fresh line
+    /// starts with at that moment (it changes as events are handled).
+    public static func play(_ line: String, prefill: () -> TextDraft?, handle: (InputEvent) -> Void) {
+        let scalars = Array(line.unicodeScalars)
+        var edited: TextDraft?  // the line after an editing key; nil while it is the pre-fill
+        var typed = String.UnicodeScalarView()
+        var fresh = true  // no key yet in this line
+        var endedWithKey = false
+
+        func current() -> TextDraft { (edited ?? prefill() ?? TextDraft(text: "")).inserting(String(typed)) }
+        func restart() {
+            edited = nil
+            typed = String.UnicodeScalarView()
+            fresh = true
+            endedWithKey = true
         }
-        if line.hasPrefix("/") { return .line(line) }
-        return .line(prefill?.inserting(line).text ?? line)
+
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            if scalar == "\u{18}", index < scalars.count,
+                let key = LeaveKey.allCases.first(where: { $0.suffix.unicodeScalars.first == scalars[index] })
+            {
+                index += 1
+                handle(.leave(key, current()))
+                restart()
+                continue
+            }
+            switch scalar {
+            case "\u{3}":
+                handle(.interrupt(current()))
+                restart()
+            case "\u{4}":
+                let now = current()
+                if now.text.isEmpty {
+                    handle(.quitRequest)
+                    restart()
+                } else {
+                    edited = now.deletingForward()
+                    typed = String.UnicodeScalarView()
+                    fresh = false
+                    endedWithKey = false
+                }
+            case "\u{15}":
+                edited = TextDraft(text: "")
+                typed = String.UnicodeScalarView()
+                fresh = false
+                endedWithKey = false
+            default:
+                typed.append(scalar)
+                endedWithKey = false
+            }
+        }
+        if endedWithKey { return }
+        let text = String(typed)
+        if fresh && text.hasPrefix("/") {
+            handle(.line(text))
+        } else {
+            handle(.line(current().text))
+        }
+    }
+
+    /// The events a piped line stands for, given a pre-fill that does not change between
+    /// them: for lines holding at most one key.
+    public static func events(for line: String, prefill: TextDraft?) -> [InputEvent] {
+        var events: [InputEvent] = []
+        play(line, prefill: { events.isEmpty ? prefill : nil }) { events.append($0) }
+        return events
+    }
+
+    /// The one event a line without keys, or with one key at its end, stands for.
+    public static func event(for line: String, prefill: TextDraft?) -> InputEvent {
+        events(for: line, prefill: prefill).first ?? .line("")
+    }
+}
+
+extension TextDraft {
+    /// The text with the character under the cursor deleted (Ctrl-D on a line).
+    func deletingForward() -> TextDraft {
+        var scalars = Array(text.unicodeScalars)
+        guard cursor < scalars.count else { return self }
+        scalars.remove(at: cursor)
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return TextDraft(text: String(view), cursor: cursor)
     }
 }

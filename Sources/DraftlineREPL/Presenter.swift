@@ -60,6 +60,14 @@ public struct Presenter {
             return [info("draft discarded: /undo brings it back")]
         case .tracing(let on):
             return [info("trace \(on ? "on: every draft event is shown" : "off")")]
+        case .quitPending(let count):
+            return [
+                info(
+                    "\(count) unsent draft\(count == 1 ? "" : "s") would be forgotten: "
+                        + "Ctrl-D again (or /quit) quits; anything else carries on")
+            ]
+        case .abandoned:
+            return [info("line abandoned: /undo brings it back")]
         case .forgotten(let keys):
             let names = keys.map(\.rawValue).joined(separator: ", ")
             return [info("\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))")]
@@ -159,6 +167,9 @@ public struct Presenter {
         case .sending: return "sending (removed first, as the original does)"
         case .blankLine: return "a blank line sends nothing"
         case .sendFailed: return "the send failed: nothing is lost"
+        case .sendFailedAside: return "the send failed: /undo brings it back"
+        case .replacedBySend: return "the line sent did not hold it: /undo brings it back"
+        case .interrupted: return "Ctrl-C abandons the line: /undo brings it back"
         case .discardCommand: return "/discard (/undo brings it back)"
         case .undo: return "/undo"
         case .quitting: return "quitting forgets every draft"
@@ -234,7 +245,8 @@ public struct Presenter {
         for (keys, function, help) in rows {
             lines.append("  \(keys)  \(function.padding(toLength: 18, withPad: " ", startingAt: 0)) \(help)")
         }
-        lines.append("  Enter sends; Ctrl-C abandons the line; Ctrl-D on an empty line quits")
+        lines.append("  Enter sends; Ctrl-C abandons the line (/undo brings it back);")
+        lines.append("  Ctrl-D on an empty line quits (with drafts in memory, press it twice)")
         return lines
     }
 }

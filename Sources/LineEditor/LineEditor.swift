@@ -29,8 +29,9 @@ public final class LineEditor {
         /// A leaving function ended the read; the buffer and the cursor (in Unicode
         /// scalars) at that moment, and the name of the function.
         case left(String, cursor: Int, function: String)
-        /// A signal interrupted the read (Ctrl-C, or a signal the caller handles).
-        case interrupted
+        /// A signal interrupted the read (Ctrl-C, or a signal the caller handles); the
+        /// buffer and the cursor at that moment.
+        case interrupted(String, cursor: Int)
         /// End of input: Ctrl-D on an empty line, or the terminal went away.
         case endOfFile
     }
@@ -147,16 +148,46 @@ public final class LineEditor {
         try addSlot(name: name, help: help, action: .run(action))
     }
 
-    /// Binds a key sequence (libedit notation, such as `^Xp`) to a function by name.
+    /// Binds a key sequence (libedit notation, such as `^Xp`) to a function by name, in
+    /// the main key map and the alternate one (vi's command mode), so the key works in
+    /// every mode.
     ///
-    /// Wraps `el_set(EL_BIND)`. The binding is remembered and made again after a
-    /// configuration file resets the key maps (a `bind -v` line does that).
+    /// Wraps `el_set(EL_BIND)` and `el_set(EL_BIND, "-a")`. The binding is remembered and
+    /// made again when a configuration file leaves the function unbound (a `bind -v` line
+    /// resets the key maps).
     public func bind(_ keys: String, to function: String) throws(LineEditorError) {
-        guard dl_el_bind(editLine, keys, function) == 0 else {
+        guard dl_el_bind(editLine, keys, function) == 0, dl_el_bind_alternate(editLine, keys, function) == 0 else {
             throw LineEditorError(function: "el_set(EL_BIND)", message: "cannot bind \(keys) to \(function)")
         }
         bindings.removeAll { $0.keys == keys }
         bindings.append((keys, function))
+    }
+
+    /// The key sequences bound to each function in a key map, as libedit lists them
+    /// (`^Xp`, `^T`).
+    ///
+    /// Wraps `el_set(EL_BIND)` with no arguments (or `-a` for the alternate map), its
+    /// listing captured with `el_set(EL_SETFP)`.
+    public func boundKeys(alternate: Bool = false) -> [String: [String]] {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return [:] }
+        let listed = dl_el_list_bindings(editLine, alternate ? 1 : 0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard listed == 0, let buffer else { return [:] }
+        var result: [String: [String]] = [:]
+        for line in String(cString: buffer).split(separator: "\n") {
+            // "keys"          ->  function   (function names hold no quote)
+            guard line.first == "\"", let close = line.lastIndex(of: "\""), close > line.startIndex else { continue }
+            let keys = line[line.index(after: line.startIndex)..<close]
+            let rest = line[line.index(after: close)...].drop { $0 == " " }
+            guard rest.hasPrefix("->") else { continue }
+            let function = rest.dropFirst(2).drop { $0 == " " }
+            guard !function.isEmpty else { continue }
+            result[String(function), default: []].append(String(keys))
+        }
+        return result
     }
 
     /// Sets the editing mode, `"emacs"` or `"vi"`, then binds draftline's keys again.
@@ -235,7 +266,9 @@ public final class LineEditor {
             return .left(state.text, cursor: state.cursor, function: function)
         }
         guard let line else {
-            return errno == EINTR ? .interrupted : .endOfFile
+            guard errno == EINTR else { return .endOfFile }
+            let state = lineState
+            return .interrupted(state.text, cursor: state.cursor)
         }
         var text = Self.string(from: line, count: Int(count))
         if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
@@ -344,9 +377,25 @@ public final class LineEditor {
         }
     }
 
-    /// Makes every binding again; returns those that failed, as `keys (function)`.
+    /// Makes again each binding whose function a configuration left unbound in a key
+    /// map (and the private pre-fill sequence always); returns those that failed, as
+    /// `keys (function)`. A function the user bound to keys of their own keeps them.
     private func rebind() -> [String] {
-        bindings.filter { dl_el_bind(editLine, $0.keys, $0.function) != 0 }.map { "\($0.keys) (\($0.function))" }
+        let main = boundKeys()
+        let alternate = boundKeys(alternate: true)
+        var failed: [String] = []
+        for binding in bindings {
+            let always = binding.function == Self.prefillFunction
+            if always || main[binding.function] == nil, dl_el_bind(editLine, binding.keys, binding.function) != 0 {
+                failed.append("\(binding.keys) (\(binding.function))")
+            }
+            if always || alternate[binding.function] == nil,
+                dl_el_bind_alternate(editLine, binding.keys, binding.function) != 0
+            {
+                failed.append("\(binding.keys) (\(binding.function), vi command mode)")
+            }
+        }
+        return failed
     }
 
     private func run(slot index: Int) -> UInt8 {

@@ -9,6 +9,8 @@ struct PipeREPL {
     let frontend: Frontend
 
     func run() -> Int32 {
+        // No edit line can take unsent text back: it goes on the undo stack instead.
+        frontend.session.returnsTextToLine = false
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
         var number = 0
         while !frontend.hasQuit {
@@ -26,7 +28,10 @@ struct PipeREPL {
                         OutputLine(.warning, "line \(number) is not valid UTF-8: each bad byte was read as U+FFFD")
                     ])
                 }
-                Console.show(frontend.handle(PipedLine.event(for: text, prefill: frontend.prefill)))
+                PipedLine.play(text, prefill: { frontend.prefill }) { event in
+                    guard !frontend.hasQuit else { return }
+                    Console.show(frontend.handle(event))
+                }
             }
         }
         return frontend.hadSendFailure ? Draftline.ExitStatus.failure : Draftline.ExitStatus.success

@@ -33,6 +33,7 @@ struct TerminalREPL {
             return Draftline.ExitStatus.failure
         }
         frontend.session.canPlayTour = true
+        frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
             Console.write(
                 "warning: the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; "
@@ -77,20 +78,24 @@ struct TerminalREPL {
         for frontend: Frontend, with editor: LineEditor, entered: (String) -> Void = { _ in }
     ) -> InputEvent? {
         let prefill = frontend.prefill
+        let restored = frontend.restoredDraft
         switch editor.readLine(prompt: frontend.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor) {
         case .entered(let line):
-            if !line.isEmpty { entered(line) }
+            // A command typed into a restored draft enters the history alone: drafts never
+            // reach the disk.
+            let command = restored.flatMap { Session.command(insertedInto: $0, making: line) }
+            if !line.isEmpty { entered(command ?? line) }
             return .line(line)
         case .left(let text, let cursor, let function):
             Console.write("\n", to: .output)
             guard let key = LeaveKey(functionName: function) else { return nil }
             return .leave(key, TextDraft(text: text, cursor: cursor))
-        case .interrupted:
+        case .interrupted(let text, let cursor):
             Console.write("\n", to: .output)
-            return .interrupt
+            return .interrupt(TextDraft(text: text, cursor: cursor))
         case .endOfFile:
             Console.write("\n", to: .output)
-            return .endOfInput
+            return .quitRequest
         }
     }
 

@@ -24,8 +24,12 @@ struct TourPlayer {
             Console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
             guard let event = TerminalREPL.readEvent(for: frontend, with: editor), !pacer.stopped,
-                event != .interrupt, event != .endOfInput
+                event != .quitRequest, event != .endOfInput
             else {
+                Console.write("tour stopped\n", to: .output, style: .narration)
+                return false
+            }
+            if case .interrupt = event {
                 Console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }

@@ -26,3 +26,37 @@ struct PipedLineTests {
         #expect(PipedLine.event(for: "x\u{18}q", prefill: nil) == .line("x\u{18}q"))
     }
 }
+
+@Suite("Keys in a piped line")
+struct PipedKeyTests {
+    let draft = TextDraft(text: "draft", cursor: 2)
+
+    @Test func ctrlCAbandonsAndTheRestStartsAFreshLine() {
+        #expect(
+            PipedLine.events(for: "xy\u{3}new", prefill: draft) == [
+                .interrupt(TextDraft(text: "drxyaft", cursor: 4)), .line("new"),
+            ])
+    }
+
+    @Test func ctrlUEmptiesTheLineAndCtrlDOnAnEmptyLineAsksToQuit() {
+        #expect(PipedLine.events(for: "\u{15}fresh", prefill: draft) == [.line("fresh")])
+        #expect(PipedLine.events(for: "\u{15}\u{4}", prefill: draft) == [.quitRequest])
+        #expect(PipedLine.events(for: "\u{4}", prefill: nil) == [.quitRequest])
+        #expect(PipedLine.events(for: "\u{4}", prefill: draft) == [.line("drft")])
+    }
+
+    @Test func theCommandKeyLeavesAndTheRestIsTheCommand() {
+        #expect(
+            PipedLine.events(for: "!\u{18}/drafts", prefill: draft) == [
+                .leave(.command, TextDraft(text: "dr!aft", cursor: 3)), .line("drafts"),
+            ])
+        #expect(PipedLine.events(for: "\u{18}/", prefill: draft) == [.leave(.command, draft)])
+    }
+
+    @Test func aKeyInTheMiddleGoesOnInTheNextLine() {
+        #expect(
+            PipedLine.events(for: "left\u{18}obob", prefill: nil) == [
+                .leave(.open, TextDraft(text: "left")), .line("bob"),
+            ])
+    }
+}

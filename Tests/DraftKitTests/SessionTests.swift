@@ -154,23 +154,36 @@ struct SessionTests {
         #expect(!session.hasQuit)
     }
 
-    @Test func askingForAChatAcceptsOnlyAValidKnownUser() {
+    @Test func askingForAChatAsksAgainUntilAValidKnownUserOrACancel() {
         type("/open alice")
         session.handle(.leave(.open, TextDraft(text: "left")))
-        let output = type("nobody")
-        #expect(output.first?.kind == .error)
+        for wrong in ["nobody", "/drafts", "Not Valid"] {
+            let output = type(wrong)
+            #expect(output.map(\.kind) == [.error], "\(wrong): \(output)")
+            #expect(session.prompt == "open chat with: ")
+            #expect(session.prefill == nil)
+        }
+        type("")
         #expect(session.prompt == "alice> ")
         #expect(session.prefill?.text == "left")
         session.handle(.leave(.open, TextDraft(text: "left again")))
-        type("")
+        session.handle(.interrupt(TextDraft(text: "bo")))
+        #expect(session.prompt == "alice> ")
+        #expect(session.prefill?.text == "left again")
+        session.handle(.leave(.open, TextDraft(text: "left again")))
+        session.handle(.quitRequest)
+        #expect(!session.hasQuit)
         #expect(session.prompt == "alice> ")
         #expect(session.prefill?.text == "left again")
     }
 
-    @Test func profileLeaveFromHomeIsAnError() {
-        let output = session.handle(.leave(.profile, TextDraft(text: "not a draft")))
+    @Test func aLeaveKeyWithTextWhereNoChatIsOpenKeepsTheLine() {
+        let output = session.handle(.leave(.profile, TextDraft(text: "not a draft", cursor: 3)))
         #expect(output.first?.kind == .error)
         #expect(session.drafts.isEmpty)
+        #expect(session.prefill == TextDraft(text: "not a draft", cursor: 3))
+        type("/help")
+        #expect(session.prefill == nil)
     }
 
     @Test func historyShowsTheLastMessages() {

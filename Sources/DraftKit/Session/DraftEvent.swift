@@ -1,5 +1,6 @@
 /// Something that happened to a draft, for the trace: what, to which key, why, and the
-/// draft (as it now is, or, for a removal, as it was).
+/// draft (as it now is, or, for a removal, as it was). Text that leaves the edit line
+/// without being sent or kept as a draft goes on the undo stack, and its event says so.
 public struct DraftEvent: Equatable, Sendable {
     /// What happened.
     public enum Kind: String, Sendable {
@@ -33,6 +34,14 @@ public struct DraftEvent: Equatable, Sendable {
         case blankLine
         /// A send that failed: what was not stored is the draft again.
         case sendFailed
+        /// A send that failed where no edit line can take the text back (a pipe): it went
+        /// on the undo stack.
+        case sendFailedAside
+        /// A line was sent that does not hold the draft's text (recalled from history,
+        /// say): the draft went on the undo stack.
+        case replacedBySend
+        /// The line was abandoned (Ctrl-C): it went on the undo stack.
+        case interrupted
         /// `/discard`.
         case discardCommand
         /// `/undo`.

@@ -8,6 +8,9 @@ import Foundation
 /// - entering a target restores its draft into the edit line;
 /// - a send removes the draft first; what a failed write did not store is put back;
 /// - a blank line clears the draft and sends nothing (the text goes on the undo stack);
+/// - a sent line that does not hold the draft's text (a line recalled from history) puts
+///   the draft on the undo stack;
+/// - an abandoned line (Ctrl-C) goes on the undo stack, and the draft with it;
 /// - `/undo` brings back the last draft discarded, emptied or cleared, and never
 ///   overwrites silently: a newer draft in its place goes on the stack;
 /// - quitting forgets every draft.
@@ -97,7 +100,34 @@ public struct DraftRules: Sendable {
             push(key, removed)
             return (removed, [DraftEvent(.cleared, key, .blankLine, removed)])
         }
-        return (removed, [DraftEvent(.removed, key, .sending, removed)])
+        var events = [DraftEvent(.removed, key, .sending, removed)]
+        if let draft = removed.text, !text.contains(draft.text) {
+            let replaced = DraftStore.Removed(text: draft, attachments: [])
+            push(key, replaced)
+            events.append(DraftEvent(.discarded, key, .replacedBySend, replaced))
+        }
+        return (removed, events)
+    }
+
+    /// A send failed where no edit line can take the text back (a pipe): what was not
+    /// stored goes on the undo stack, so that the next line is a message of its own.
+    public mutating func setAside(_ unsent: DraftStore.Removed, for target: InputTarget) -> [DraftEvent] {
+        let key = target.draftKey
+        push(key, unsent)
+        return [DraftEvent(.discarded, key, .sendFailedAside, unsent)]
+    }
+
+    /// The line was abandoned (Ctrl-C) holding `line`: the target's text draft is
+    /// removed, and the line (or, when it was empty, the draft) goes on the undo stack.
+    /// The media list stays: it is not in the line.
+    public mutating func interrupt(_ target: InputTarget, line: TextDraft) -> [DraftEvent] {
+        let key = target.draftKey
+        let draft = drafts.text(for: key)
+        drafts.saveText(TextDraft(text: ""), for: key)
+        guard let kept = line.text.isEmpty ? draft : line else { return [] }
+        let abandoned = DraftStore.Removed(text: kept, attachments: [])
+        push(key, abandoned)
+        return [DraftEvent(.discarded, key, .interrupted, abandoned)]
     }
 
     /// Puts back what a failed send did not store.

@@ -4,8 +4,11 @@ public enum InputEvent: Equatable, Sendable {
     case line(String)
     /// A leave key with the edit buffer and its cursor at that moment.
     case leave(LeaveKey, TextDraft)
-    /// Ctrl-C: the line being typed is abandoned.
-    case interrupt
-    /// End of input: Ctrl-D on an empty line, or the end of a pipe.
+    /// The line was abandoned (Ctrl-C), holding this text at that moment.
+    case interrupt(TextDraft)
+    /// A request to quit from an empty line (Ctrl-D): with drafts in memory, the first
+    /// one only warns.
+    case quitRequest
+    /// The input ended (the end of a pipe): draftline quits.
     case endOfInput
 }

@@ -11,4 +11,6 @@ public enum LeaveKey: String, CaseIterable, Sendable {
     case back
     /// Open another chat (asks for its name).
     case open
+    /// Run a command on its own prompt; the draft is back afterwards.
+    case command
 }

@@ -1,13 +1,24 @@
 /// The screen stack: where the user is, and where `/back` goes.
 ///
 /// Leaving pushes a screen, `/back` pops one; the first screen is always home. While the
-/// user is asked for the name of a chat to open (`^X o`), ``isAskingForChat`` is set and
-/// the next line answers.
+/// user is asked for something on a prompt of its own (the name of a chat to open, or a
+/// command), ``question`` says what, and the next line answers.
 public struct Navigator: Equatable, Sendable {
+    /// What a prompt of its own asks for.
+    public enum Question: Equatable, Sendable {
+        /// The name of a chat to open.
+        case chatName
+        /// A command, run with the draft kept.
+        case command
+    }
+
     /// The screens, home first; the last one is where the user is.
     public private(set) var screens: [Screen] = [.home]
+    /// What the next line answers, if it answers a question.
+    public var question: Question?
+
     /// Whether the next line is the name of a chat to open.
-    public var isAskingForChat = false
+    public var isAskingForChat: Bool { question == .chatName }
 
     /// The deepest the stack gets; older screens above home are dropped.
     public static let maximumDepth = 64
@@ -43,7 +54,11 @@ public struct Navigator: Equatable, Sendable {
 
     /// The prompt that names where the user is.
     public var prompt: String {
-        if isAskingForChat { return "open chat with: " }
+        switch question {
+        case .chatName: return "open chat with: "
+        case .command: return "command: /"
+        case nil: break
+        }
         switch screen {
         case .home: return "draftline> "
         case .chat(.privateChat(let user)): return "\(user)> "

@@ -33,6 +33,10 @@ public enum Report: Equatable, Sendable {
     case tracing(Bool)
     /// Quitting forgot these drafts.
     case forgotten([DraftKey])
+    /// Ctrl-D with this many drafts in memory: a second one (or `/quit`) quits.
+    case quitPending(Int)
+    /// Ctrl-C abandoned a line that went on the undo stack.
+    case abandoned
     /// Something the user asked for went wrong.
     case error(DraftlineError)
     /// Something noticed on the way, such as a damaged file moved aside.

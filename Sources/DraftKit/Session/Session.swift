@@ -23,6 +23,15 @@ public final class Session {
     public var canPlayTour = false
     /// The tour speed `/tour` asked for, until the front end takes it.
     public private(set) var requestedTour: Double?
+    /// Whether unsent text can come back in the edit line (a terminal): a failed send
+    /// puts it back as the draft. Without an edit line (a pipe) it goes on the undo stack,
+    /// so that the next line is a message of its own.
+    public var returnsTextToLine = true
+    /// A line given back to the edit line that is no draft: text typed where no chat is
+    /// open, after a key or Enter that could not keep it. Used by the next read only.
+    public private(set) var returnedLine: TextDraft?
+    /// Whether Ctrl-D was pressed once with drafts in memory: a second one quits.
+    public private(set) var isQuitPending = false
 
     /// The users one can chat with, loaded when first needed (not at start-up).
     public private(set) lazy var contacts: ContactBook = {
@@ -71,12 +80,22 @@ public final class Session {
     public var screen: Screen { navigator.screen }
     /// Whether `^X o` asked for the name of a chat to open and the next line answers.
     public var isAskingForChat: Bool { navigator.isAskingForChat }
+    /// What the next line answers, if it answers a question.
+    public var question: Navigator.Question? { navigator.question }
     /// The prompt that names where the user is.
     public var prompt: String { navigator.prompt }
 
-    /// What the next edit line starts with: the current target's draft, if it has one.
+    /// What the next edit line starts with: the current target's draft, if it has one
+    /// (or a line given back where no chat is open).
     public var prefill: TextDraft? {
-        guard !isAskingForChat, let target = screen.target else { return nil }
+        guard navigator.question == nil else { return nil }
+        return returnedLine ?? restoredDraft
+    }
+
+    /// The current target's draft, when the next edit line starts with it: what a command
+    /// typed into the line is told apart from.
+    public var restoredDraft: TextDraft? {
+        guard navigator.question == nil, let target = screen.target else { return nil }
         return drafts.text(for: target.draftKey)
     }
 
@@ -90,36 +109,101 @@ public final class Session {
     @discardableResult
     public func handle(_ event: InputEvent) -> [Report] {
         guard !hasQuit else { return [] }
+        // What the edit line started with for this event, before anything changes.
+        let given = restoredDraft
+        returnedLine = nil
+        if event != .quitRequest { isQuitPending = false }
         var reports: [Report]
         switch event {
         case .endOfInput:
             reports = quit()
-        case .interrupt:
-            reports = []
-            if isAskingForChat {
-                navigator.isAskingForChat = false
-                reports = enter(screen)
-            }
+        case .quitRequest:
+            reports = requestQuit()
+        case .interrupt(let line):
+            reports = interrupt(line)
         case .leave(let key, let buffer):
             reports = leave(with: key, buffer: buffer)
         case .line(let line) where line.utf8.count > Self.maximumLineBytes:
             reports = [.error(.lineTooLong(line.utf8.count))]
         case .line(let line):
-            if isAskingForChat {
-                navigator.isAskingForChat = false
-                reports = answerChatName(line)
-            } else if line.hasPrefix("/") && !line.hasPrefix("//") {
-                do throws(DraftlineError) {
-                    reports = try Command(parsing: line).run(in: self)
-                } catch {
-                    reports = [.error(error)]
-                }
-            } else {
-                reports = send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
-            }
+            reports = enter(line, given: given)
         }
         defer { pendingReports = [] }
         return reports + pendingReports
+    }
+
+    /// Enter on `line`, which started as `given`.
+    private func enter(_ line: String, given: TextDraft?) -> [Report] {
+        switch navigator.question {
+        case .chatName:
+            return answerChatName(line)
+        case .command:
+            navigator.question = nil
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return [] }
+            return run(text.hasPrefix("/") ? text : "/" + text)
+        case nil:
+            if let given, let command = Self.command(insertedInto: given, making: line) { return run(command) }
+            if line.hasPrefix("/") && !line.hasPrefix("//") { return run(line) }
+            return send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
+        }
+    }
+
+    private func run(_ line: String) -> [Report] {
+        do throws(DraftlineError) {
+            return try Command(parsing: line).run(in: self)
+        } catch {
+            return [.error(error)]
+        }
+    }
+
+    /// The command in `line` when it is `given` with one contiguous insertion that starts
+    /// with `/` and a declared command name: a command typed into a restored draft.
+    ///
+    /// Exact, not a guess: every place the insertion could have gone is tried, the
+    /// restored cursor first. `//` starts no command.
+    public static func command(insertedInto given: TextDraft, making line: String) -> String? {
+        let draft = Array(given.text.unicodeScalars)
+        let typed = Array(line.unicodeScalars)
+        let extra = typed.count - draft.count
+        guard extra > 0 else { return nil }
+        var prefix = 0
+        while prefix < draft.count && draft[prefix] == typed[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < draft.count && draft[draft.count - 1 - suffix] == typed[typed.count - 1 - suffix] { suffix += 1 }
+        guard draft.count - suffix <= prefix else { return nil }
+        let places = [given.cursor] + Array((draft.count - suffix)...prefix)
+        for place in places where (draft.count - suffix...prefix).contains(place) {
+            var inserted = String.UnicodeScalarView()
+            inserted.append(contentsOf: typed[place..<place + extra])
+            let candidate = String(inserted)
+            guard candidate.hasPrefix("/"), !candidate.hasPrefix("//") else { continue }
+            let name = candidate.dropFirst().prefix { $0 != " " && $0 != "\t" }
+            if CommandCatalogue.spec(named: String(name)) != nil { return candidate }
+        }
+        return nil
+    }
+
+    /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first.
+    private func requestQuit() -> [Report] {
+        if navigator.question != nil {
+            navigator.question = nil
+            return enter(screen)
+        }
+        guard !drafts.isEmpty, !isQuitPending else { return quit() }
+        isQuitPending = true
+        return [.quitPending(drafts.count)]
+    }
+
+    /// Ctrl-C: the line is abandoned; a draft in it goes on the undo stack.
+    private func interrupt(_ line: TextDraft) -> [Report] {
+        if navigator.question != nil {
+            navigator.question = nil
+            return enter(screen)
+        }
+        guard let target = screen.target else { return [] }
+        let events = rules.interrupt(target, line: line)
+        return events.map(Report.draft) + (events.isEmpty ? [] : [.abandoned])
     }
 
     /// What the completion key does with this text before the cursor.
@@ -129,6 +213,13 @@ public final class Session {
             guard !before.contains(" ") else { return .none }
             return .of(before, among: users.map(\.rawValue).filter { $0.hasPrefix(before) })
         }
+        if navigator.question == .command, !before.hasPrefix("/") {
+            let (word, candidates) = CommandCatalogue.completions(for: "/" + before, users: users)
+            let bare = before.contains(" ") ? word : String(word.dropFirst())
+            return .of(
+                bare, among: candidates.map { before.contains(" ") ? $0 : String($0.dropFirst()) },
+                suffix: before.contains(" ") ? "" : " ")
+        }
         let (word, candidates) = CommandCatalogue.completions(for: before, users: users)
         let isCommandName = before.hasPrefix("/") && !before.contains(" ")
         return .of(word, among: candidates, suffix: isCommandName ? " " : "")
@@ -137,31 +228,50 @@ public final class Session {
     // MARK: - Screens
 
     private func leave(with key: LeaveKey, buffer: TextDraft) -> [Report] {
-        var reports: [Report] = []
-        if let target = screen.target {
-            reports += rules.leave(target, with: buffer, via: key).map(Report.draft)
+        guard let target = screen.target else {
+            // No chat here to keep a draft for: the text comes back rather than vanish.
+            if !buffer.text.isEmpty {
+                if returnsTextToLine { returnedLine = buffer }
+                return [.error(.nothingToKeepDraftFor(buffer.text))]
+            }
+            return navigate(with: key)
         }
+        return rules.leave(target, with: buffer, via: key).map(Report.draft) + navigate(with: key)
+    }
+
+    private func navigate(with key: LeaveKey) -> [Report] {
         do throws(DraftlineError) {
             switch key {
-            case .profile: return reports + (try showProfile(of: nil))
-            case .back: return reports + (try back())
+            case .profile: return try showProfile(of: nil)
+            case .back: return try back()
             case .open:
-                navigator.isAskingForChat = true
-                return reports
+                navigator.question = .chatName
+                return []
+            case .command:
+                navigator.question = .command
+                return []
             }
         } catch {
             // Nowhere to go: stay, with the draft saved and back in the edit line.
-            return reports + [.error(error)]
+            return [.error(error)]
         }
     }
 
+    /// The answer to "open chat with:". A name that cannot be opened asks again; an empty
+    /// line cancels.
     private func answerChatName(_ line: String) -> [Report] {
         let name = line.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { return enter(screen) }
+        guard !name.isEmpty else {
+            navigator.question = nil
+            return enter(screen)
+        }
         do throws(DraftlineError) {
-            return try open(try GlobalKey(validating: name))
+            let key = try GlobalKey(validating: name)
+            try checkKnown(key)
+            navigator.question = nil
+            return try open(key)
         } catch {
-            return [.error(error)] + enter(screen)
+            return [.error(error)]
         }
     }
 
@@ -313,6 +423,7 @@ public final class Session {
 
     private func send(_ text: String) -> [Report] {
         guard let target = screen.target else {
+            if returnsTextToLine && !text.isEmpty { returnedLine = TextDraft(text: text) }
             return [.error(.notSentNoChat(String(text.prefix(40))))]
         }
         let (taken, events) = rules.takeForSending(target, text: text)
@@ -322,8 +433,13 @@ public final class Session {
         reports += result.stored.map(Report.sent)
         if let failure = result.failure {
             hadSendFailure = true
-            reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
-            reports.append(.error(.notSent(failure.error.description)))
+            if returnsTextToLine {
+                reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
+                reports.append(.error(.notSent(failure.error.description)))
+            } else {
+                reports += rules.setAside(failure.unsent, for: target).map(Report.draft)
+                reports.append(.error(.notSentSetAside(failure.error.description, text: String(text.prefix(40)))))
+            }
         }
         return reports
     }

@@ -1,0 +1,208 @@
+import DraftKit
+import DraftlineREPL
+import Foundation
+import Testing
+
+/// SPEC §1a as data: every piece of text in the edit line ends as a message sent on
+/// purpose, a draft, or an entry on the undo stack.
+@Suite("The promise: text is never lost or sent by mistake")
+struct PromiseTests {
+    let history = MemoryHistory()
+    let session: Frontend
+    let alice = InputTarget.privateChat(try! GlobalKey(validating: "alice")).draftKey
+
+    init() { session = Frontend(Session(contacts: ContactBook(), history: history)) }
+
+    @discardableResult
+    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)) }
+
+    /// alice's chat, entered with this draft restored.
+    func restore(_ draft: TextDraft) {
+        type("/open alice")
+        session.handle(.leave(.back, draft))
+        type("/open alice")
+        #expect(session.prefill == draft)
+    }
+
+    static func insert(_ typed: String, into text: String, at place: Int) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[..<place])
+        view.append(contentsOf: typed.unicodeScalars)
+        view.append(contentsOf: scalars[place...])
+        return String(view)
+    }
+
+    @Test(arguments: 0...13)
+    func aCommandTypedIntoARestoredDraftRunsAndLeavesTheDraftAsItWas(_ place: Int) {
+        let draft = TextDraft(text: "meeting at 5?", cursor: 7)
+        restore(draft)
+        let output = type(Self.insert("/drafts", into: draft.text, at: place))
+        #expect(output.first?.text == "drafts in memory (1):", "\(output)")
+        #expect(history.isEmpty, "nothing was sent")
+        #expect(session.prefill == draft)
+    }
+
+    @Test func theInsertionIsFoundWhereverItCouldHaveGoneAndTheCursorComesFirst() {
+        let draft = TextDraft(text: "x/", cursor: 1)
+        #expect(Session.command(insertedInto: draft, making: "x/help/") == "/help")
+        #expect(
+            Session.command(insertedInto: TextDraft(text: "draft", cursor: 0), making: "/discarddraft") == "/discard")
+        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "a/frobb") == nil)
+        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "a//helpb") == nil)
+        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "a /helpb") == nil)
+        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "ab") == nil)
+        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "xb/help") == nil)
+    }
+
+    @Test func discardTypedIntoTheDraftDiscardsItAndDoubleSlashSends() {
+        restore(TextDraft(text: "draft", cursor: 0))
+        type("/discarddraft")
+        #expect(session.prefill == nil)
+        type("/undo")
+        #expect(session.prefill == TextDraft(text: "draft", cursor: 0))
+        type("//notdraft")
+        #expect(history.contents("alice") == ["/notdraft"])
+    }
+
+    @Test func ctrlCEmptiesTheLineAndPutsItOnTheUndoStack() {
+        restore(TextDraft(text: "draft one", cursor: 9))
+        let output = session.handle(.interrupt(TextDraft(text: "draft one more", cursor: 14)))
+        #expect(output.map(\.text) == ["line abandoned: /undo brings it back"])
+        #expect(session.prefill == nil)
+        #expect(session.drafts.isEmpty)
+        type("/undo")
+        #expect(session.prefill == TextDraft(text: "draft one more", cursor: 14))
+    }
+
+    @Test func ctrlCOnALineEmptiedByAnEditingKeyKeepsTheDraftOnTheStack() {
+        restore(TextDraft(text: "kept"))
+        session.handle(.interrupt(TextDraft(text: "")))
+        #expect(session.prefill == nil)
+        type("/undo")
+        #expect(session.prefill?.text == "kept")
+    }
+
+    @Test func ctrlCKeepsTheMediaList() throws {
+        let file = NSTemporaryDirectory() + "/promise-\(UInt32.random(in: 0...UInt32.max)).png"
+        FileManager.default.createFile(atPath: file, contents: Data([1]))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        type("/open alice")
+        type("/attach \(file)")
+        session.handle(.interrupt(TextDraft(text: "caption")))
+        #expect(session.drafts.attachments(for: alice).count == 1)
+    }
+
+    @Test func ctrlDWithDraftsWarnsFirstAndQuitsOnTheSecond() {
+        restore(TextDraft(text: "unsent"))
+        let first = session.handle(.quitRequest)
+        #expect(!session.hasQuit)
+        #expect(
+            first.map(\.text) == [
+                "1 unsent draft would be forgotten: Ctrl-D again (or /quit) quits; anything else carries on"
+            ])
+        type("/drafts")  // anything else disarms it
+        session.handle(.quitRequest)
+        #expect(!session.hasQuit)
+        session.handle(.quitRequest)
+        #expect(session.hasQuit)
+    }
+
+    @Test func ctrlDWithoutDraftsQuitsAtOnce() {
+        type("/open alice")
+        session.handle(.quitRequest)
+        #expect(session.hasQuit)
+    }
+
+    @Test func aRecalledLineSentInsteadOfTheDraftPutsTheDraftOnTheStack() {
+        restore(TextDraft(text: "half written"))
+        type("an earlier line, recalled")
+        #expect(history.contents("alice") == ["an earlier line, recalled"])
+        #expect(session.prefill == nil)
+        type("/undo")
+        #expect(session.prefill?.text == "half written")
+    }
+
+    @Test func aSentLineHoldingTheDraftLeavesNothingOnTheStack() {
+        restore(TextDraft(text: "hello"))
+        type("hello world")
+        let output = type("/undo")
+        #expect(output.first?.text.hasPrefix("nothing to undo") == true)
+    }
+
+    @Test func undoNeverOverwritesANewerDraftSilently() {
+        restore(TextDraft(text: "older"))
+        type("/discard")
+        session.handle(.leave(.back, TextDraft(text: "newer text")))
+        let output = type("/undo")
+        #expect(output.last?.text.contains("the newer draft it replaced is on the undo stack") == true, "\(output)")
+        #expect(session.drafts.text(for: alice)?.text == "older")
+        type("/undo")
+        #expect(session.drafts.text(for: alice)?.text == "newer text")
+    }
+
+    @Test func theCommandKeyRunsACommandAndTheDraftComesBack() {
+        restore(TextDraft(text: "keep me", cursor: 2))
+        session.handle(.leave(.command, TextDraft(text: "keep me!", cursor: 8)))
+        #expect(session.prompt == "command: /")
+        #expect(session.prefill == nil)
+        let output = type("drafts")
+        #expect(output.first?.text == "drafts in memory (1):")
+        #expect(session.prompt == "alice> ")
+        #expect(session.prefill == TextDraft(text: "keep me!", cursor: 8))
+        session.handle(.leave(.command, TextDraft(text: "keep me!", cursor: 8)))
+        type("/open bob")
+        #expect(session.prompt == "bob> ")
+        #expect(session.drafts.text(for: alice)?.text == "keep me!")
+        session.handle(.leave(.command, TextDraft(text: "")))
+        session.handle(.interrupt(TextDraft(text: "hel")))
+        #expect(session.prompt == "bob> ")
+    }
+
+    @Test func commandTabCompletionWorksWithoutTheSlash() {
+        type("/open alice")
+        session.handle(.leave(.command, TextDraft(text: "x")))
+        #expect(session.complete("dr") == .insert("afts "))
+        #expect(session.complete("open al") == .insert("ice"))
+    }
+
+    @Test func withoutAnEditLineAFailedSendGoesOnTheUndoStackAndNothingIsGlued() {
+        session.session.returnsTextToLine = false
+        type("/open alice")
+        type("one")
+        history.failNextAppend = true
+        let output = type("two")
+        #expect(output.last?.kind == .error)
+        #expect(output.last?.text.contains("'two' is on the undo stack") == true, "\(output)")
+        #expect(session.prefill == nil)
+        type("three")
+        #expect(history.contents("alice") == ["one", "three"])
+        type("/undo")
+        #expect(session.drafts.text(for: alice)?.text == "two")
+    }
+
+    @Test func enterWhereNoChatIsOpenGivesTheLineBack() {
+        let output = type("hello?")
+        #expect(output.first?.kind == .error)
+        #expect(session.prefill?.text == "hello?")
+    }
+
+    @Test func aProfileReachedFromACommentThreadShowsThatThreadsDraft() {
+        type("/comment tweet 123 @bob")
+        let output = session.handle(.leave(.profile, TextDraft(text: "a reply")))
+        #expect(output.contains { $0.text == "draft:      waiting (tweet_123_bob)" }, "\(output)")
+    }
+
+    @Test func everyKeyIsNamedAsItIsBound() {
+        var keys = KeyLabels.defaults
+        keys[.back] = "^T"
+        keys[.profile] = "^Y"
+        session.presenter.keys = keys
+        type("/trace on")
+        type("/open alice")
+        let output = session.handle(.leave(.profile, TextDraft(text: "x")))
+        #expect(output.first?.text.contains("(^Y (draftline-profile))") == true, "\(output)")
+        #expect(output.contains { $0.text == "/back or ^T returns" })
+        #expect(type("/help").contains { $0.text.hasPrefix("  ^T  draftline-back") })
+    }
+}
