@@ -83,6 +83,13 @@ static inline int dl_el_bind(EditLine *el, const char *keys, const char *functio
     return el_set(el, EL_BIND, keys, function, NULL);
 }
 
+/// `el_get(el, EL_EDITOR, &name)`: 1 when the editor is in vi mode, else 0.
+static inline int dl_el_is_vi(EditLine *el) {
+    const char *name = NULL;
+    if (el_get(el, EL_EDITOR, &name) != 0 || name == NULL) return 0;
+    return name[0] == 'v' && name[1] == 'i' && name[2] == '\0';
+}
+
 /// `el_set(el, EL_BIND, "-a", keys, function, NULL)`: the same in the alternate key map
 /// (vi's command mode).
 static inline int dl_el_bind_alternate(EditLine *el, const char *keys, const char *function) {

@@ -1,5 +1,8 @@
+#define _GNU_SOURCE
 #include "CTerminalSignals.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -7,9 +10,13 @@
 
 static struct termios saved;
 static volatile sig_atomic_t have_saved = 0;
+static int interrupt_pipe[2] = {-1, -1};
 
 static void on_interrupt(int signal) {
     (void)signal;
+    int saved_errno = errno;
+    if (interrupt_pipe[1] >= 0) (void)!write(interrupt_pipe[1], "i", 1);
+    errno = saved_errno;
 }
 
 static void on_termination(int signal) {
@@ -28,8 +35,20 @@ static int install(int signal, void (*handler)(int)) {
 
 int dl_signals_install(void) {
     have_saved = tcgetattr(STDIN_FILENO, &saved) == 0;
+    if (interrupt_pipe[0] < 0 && pipe2(interrupt_pipe, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
     if (install(SIGINT, on_interrupt) != 0) return -1;
     if (install(SIGTERM, on_termination) != 0) return -1;
     if (install(SIGHUP, on_termination) != 0) return -1;
     return 0;
+}
+
+int dl_interrupt_descriptor(void) {
+    return interrupt_pipe[0];
+}
+
+int dl_take_interrupt(void) {
+    char buffer[64];
+    int taken = 0;
+    while (interrupt_pipe[0] >= 0 && read(interrupt_pipe[0], buffer, sizeof buffer) > 0) taken = 1;
+    return taken;
 }

@@ -63,7 +63,8 @@ public struct KeyLabels: Equatable, Sendable {
     /// default; an unbound function keeps its default's name.
     public init(bound: [String: [String]]) {
         func pick(_ function: String, default fallback: String) -> String {
-            let keys = bound[function] ?? []
+            // The Escape-led copy of a default (for vi's command mode) is not a choice.
+            let keys = (bound[function] ?? []).filter { $0 != "^[" + fallback }
             return keys.first { $0 != fallback } ?? keys.first ?? fallback
         }
         labels = Dictionary(

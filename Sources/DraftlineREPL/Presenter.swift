@@ -242,8 +242,12 @@ public struct Presenter {
                 (keys.draftMap, KeyLabels.draftMapFunction, "show the draft map above the edit line"),
                 ("Tab", "draftline-complete", "complete a command or a global_key"),
             ]
+        let keyWidth = rows.map(\.0.count).max() ?? 0
+        let functionWidth = rows.map(\.1.count).max() ?? 0
         for (keys, function, help) in rows {
-            lines.append("  \(keys)  \(function.padding(toLength: 18, withPad: " ", startingAt: 0)) \(help)")
+            lines.append(
+                "  " + keys.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
+                    + function.padding(toLength: functionWidth, withPad: " ", startingAt: 0) + "  " + help)
         }
         lines.append("  Enter sends; Ctrl-C abandons the line (/undo brings it back);")
         lines.append("  Ctrl-D on an empty line quits (with drafts in memory, press it twice)")

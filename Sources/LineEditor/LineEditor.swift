@@ -52,16 +52,18 @@ public final class LineEditor {
     /// Called with the text before the cursor when the completion key is pressed.
     public var completer: ((String) -> Completion)?
 
-    /// Where keystrokes come from: `nil` for the terminal, through libedit's own reader;
-    /// otherwise a closure that returns the next key, or `nil` for end of input.
+    /// Where keystrokes come from: `nil` for the terminal; otherwise a closure that
+    /// returns the next key, or `nil` for end of input.
     ///
-    /// Wraps `el_set(EL_GETCFN)`. Keys from a source go through the editor exactly as
-    /// typed ones do: bindings fire, the pre-fill works. draftline's tour types with it.
-    public var keySource: (() -> Unicode.Scalar?)? {
-        didSet {
-            _ = dl_el_set_read_function(editLine, keySource == nil ? nil : Self.readTrampoline)
-        }
-    }
+    /// Keys from a source go through the editor exactly as typed ones do: bindings fire,
+    /// the pre-fill works. draftline's tour types with it.
+    public var keySource: (() -> Unicode.Scalar?)?
+
+    /// What interrupts a read besides the terminal: a descriptor that becomes readable
+    /// (the executable's SIGINT handler writes to a pipe), and how to empty it. When it
+    /// is readable, the read ends as ``Input/interrupted(_:cursor:)``, whenever the signal
+    /// landed: between two reads as well as during one.
+    public var interruption: (descriptor: Int32, take: () -> Bool)?
 
     /// The private key sequence that inserts a pending pre-fill. A control-key sequence:
     /// one starting with ESC would break ESC in vi mode.
@@ -115,6 +117,7 @@ public final class LineEditor {
         try Self.check(dl_el_set_client_data(el, Unmanaged.passUnretained(self).toOpaque()), "el_set(EL_CLIENTDATA)")
         try Self.check(
             dl_el_set_prompt(el) { el in LineEditor.from(el)?.prompt.baseAddress }, "el_set(EL_PROMPT)")
+        try Self.check(dl_el_set_read_function(el, Self.readTrampoline), "el_set(EL_GETCFN)")
         try addSlot(name: Self.prefillFunction, help: "insert the pending draft", action: .prefill)
         try addSlot(name: Self.completeFunction, help: "complete a command or a name", action: .complete)
         try bind(Self.prefillSequence, to: Self.prefillFunction)
@@ -156,11 +159,26 @@ public final class LineEditor {
     /// made again when a configuration file leaves the function unbound (a `bind -v` line
     /// resets the key maps).
     public func bind(_ keys: String, to function: String) throws(LineEditorError) {
-        guard dl_el_bind(editLine, keys, function) == 0, dl_el_bind_alternate(editLine, keys, function) == 0 else {
-            throw LineEditorError(function: "el_set(EL_BIND)", message: "cannot bind \(keys) to \(function)")
-        }
         bindings.removeAll { $0.keys == keys }
         bindings.append((keys, function))
+        guard bindAll(keys, function).isEmpty else {
+            throw LineEditorError(function: "el_set(EL_BIND)", message: "cannot bind \(keys) to \(function)")
+        }
+    }
+
+    /// Binds in the main map and in the alternate map; in vi mode also after Escape in
+    /// the alternate map: in vi's command mode an Escape pressed out of habit (ESC is a
+    /// lead-in there) must not swallow the key. Returns what failed.
+    private func bindAll(_ keys: String, _ function: String, main: Bool = true, alternate: Bool = true) -> [String] {
+        var failed: [String] = []
+        if main && dl_el_bind(editLine, keys, function) != 0 { failed.append("\(keys) (\(function))") }
+        if alternate
+            && (dl_el_bind_alternate(editLine, keys, function) != 0
+                || (dl_el_is_vi(editLine) == 1 && dl_el_bind_alternate(editLine, "^[" + keys, function) != 0))
+        {
+            failed.append("\(keys) (\(function), vi command mode)")
+        }
+        return failed
     }
 
     /// The key sequences bound to each function in a key map, as libedit lists them
@@ -383,19 +401,12 @@ public final class LineEditor {
     private func rebind() -> [String] {
         let main = boundKeys()
         let alternate = boundKeys(alternate: true)
-        var failed: [String] = []
-        for binding in bindings {
+        return bindings.flatMap { binding in
             let always = binding.function == Self.prefillFunction
-            if always || main[binding.function] == nil, dl_el_bind(editLine, binding.keys, binding.function) != 0 {
-                failed.append("\(binding.keys) (\(binding.function))")
-            }
-            if always || alternate[binding.function] == nil,
-                dl_el_bind_alternate(editLine, binding.keys, binding.function) != 0
-            {
-                failed.append("\(binding.keys) (\(binding.function), vi command mode)")
-            }
+            return bindAll(
+                binding.keys, binding.function, main: always || main[binding.function] == nil,
+                alternate: always || alternate[binding.function] == nil)
         }
-        return failed
     }
 
     private func run(slot index: Int) -> UInt8 {
@@ -449,12 +460,56 @@ public final class LineEditor {
         { el, _ in dispatch(el, slot: 8) }, { el, _ in dispatch(el, slot: 9) },
     ]
 
+    /// libedit's read function (`EL_GETCFN`): the key source when there is one, else the
+    /// terminal, watched together with the interruption descriptor.
     private static let readTrampoline: @convention(c) (OpaquePointer?, UnsafeMutablePointer<wchar_t>?) -> Int32 = {
         el, out in
-        guard let editor = from(el), let source = editor.keySource else { return -1 }
-        guard let scalar = source() else { return 0 }
-        out?.pointee = wchar_t(bitPattern: scalar.value)
-        return 1
+        guard let editor = from(el) else { return -1 }
+        if let source = editor.keySource {
+            guard let scalar = source() else { return 0 }
+            out?.pointee = wchar_t(bitPattern: scalar.value)
+            return 1
+        }
+        return editor.readKey(into: out)
+    }
+
+    /// Reads one character from standard input (`poll`, `read`, `mbrtowc`): 1 with the
+    /// character, 0 at end of input, -1 with `errno` `EINTR` when interrupted. Bytes that
+    /// are not valid in the locale's encoding are dropped, as libedit's own reader does.
+    private func readKey(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+        var state = mbstate_t()
+        while true {
+            if let interruption, interruption.take() {
+                errno = EINTR
+                return -1
+            }
+            var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+            if let interruption {
+                watched.append(pollfd(fd: interruption.descriptor, events: Int16(POLLIN), revents: 0))
+            }
+            let ready = poll(&watched, nfds_t(watched.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if watched.count > 1 && watched[1].revents != 0 { continue }
+            var byte: CChar = 0
+            let count = read(0, &byte, 1)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return -1
+            }
+            if count == 0 { return 0 }
+            var character: wchar_t = 0
+            let decoded = mbrtowc(&character, &byte, 1, &state)
+            if decoded == -2 { continue }  // more bytes to come
+            if decoded == -1 {
+                state = mbstate_t()
+                continue
+            }
+            out?.pointee = character
+            return 1
+        }
     }
 
     private static func string(from wide: UnsafePointer<wchar_t>, count: Int) -> String {

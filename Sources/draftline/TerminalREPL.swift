@@ -106,6 +106,9 @@ struct TerminalREPL {
     ) throws(LineEditorError) -> LineEditor {
         let editor = try LineEditor(programName: "draftline")
         Console.editor = editor
+        if dl_interrupt_descriptor() >= 0 {
+            editor.interruption = (dl_interrupt_descriptor(), { dl_take_interrupt() == 1 })
+        }
         for key in LeaveKey.allCases {
             try editor.addLeavingFunction(named: key.functionName, help: key.help)
             try editor.bind(key.defaultKeys, to: key.functionName)

@@ -203,6 +203,6 @@ struct PromiseTests {
         let output = session.handle(.leave(.profile, TextDraft(text: "x")))
         #expect(output.first?.text.contains("(^Y (draftline-profile))") == true, "\(output)")
         #expect(output.contains { $0.text == "/back or ^T returns" })
-        #expect(type("/help").contains { $0.text.hasPrefix("  ^T  draftline-back") })
+        #expect(type("/help").contains { $0.text.hasPrefix("  ^T   draftline-back ") })
     }
 }

@@ -1,0 +1,253 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// SPEC §1a with the real binary on a terminal: each situation a new user hit, where
+/// text was lost or sent by mistake.
+@Suite("The promise on a terminal", .serialized)
+struct TerminalPromiseTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> PseudoTerminal {
+        let terminal = try fixture.startTerminal(
+            arguments, environment: environment.merging(["NO_COLOR": "1"]) { a, _ in a })
+        try terminal.waitForPrompt("draftline> ")
+        return terminal
+    }
+
+    /// Leaves `user`'s chat with `text` as its draft, the cursor `back` characters from
+    /// the end, and enters it again.
+    func leaveDraft(_ terminal: PseudoTerminal, _ user: String, _ text: String, back: Int = 0) throws {
+        try terminal.open(user)
+        try terminal.send(text + String(repeating: "\u{2}", count: back) + "\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open(user)
+    }
+
+    @Test func aCommandTypedIntoARestoredDraftRunsAndNothingIsSent() throws {
+        let terminal = try start()
+        try leaveDraft(terminal, "bob", "hello bob, meeting at 5", back: 5)
+        try terminal.send("/drafts\r")
+        try terminal.waitFor("privateMessage_bob  \"hello bob, meeting at 5\"  cursor 18")
+        try terminal.waitForPrompt("bob> ")
+        // The cursor at 0, and /discard: the draft is discarded, not glued to the command.
+        try terminal.send("\u{1}\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("bob")
+        try terminal.send("/discard\r")
+        try terminal.waitFor("draft discarded: /undo brings it back")
+        try terminal.waitForPrompt("bob> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").isEmpty)
+        let lines = try fixture.lineHistory()
+        #expect(lines.contains("/drafts") && lines.contains("/discard"), "\(lines)")
+        #expect(!lines.contains { $0.contains("meeting") }, "a draft reached the disk: \(lines)")
+    }
+
+    @Test func ctrlCEmptiesTheLineAndUndoBringsItBack() throws {
+        let terminal = try start()
+        try leaveDraft(terminal, "dmitri", "draft one")
+        try terminal.send(" more")
+        try terminal.waitFor("more")  // typed before Ctrl-C: the terminal flushes unread input on a signal
+        try terminal.send("\u{3}")
+        try terminal.waitFor("line abandoned: /undo brings it back")
+        try terminal.waitForPrompt("dmitri> ")
+        try terminal.send("\r")  // the line is empty: nothing is sent
+        try terminal.waitForPrompt("dmitri> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"draft one more\"")
+        try terminal.waitForPrompt("dmitri> ")
+        try terminal.send("\r")  // the draft is in the line again
+        try terminal.waitForPrompt("dmitri> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "dmitri").map(\.content) == ["draft one more"])
+    }
+
+    /// A Ctrl-C that lands while libedit is busy between two reads used to leave it
+    /// waiting on a cooked terminal; now every one ends the line.
+    @Test func ctrlCPressedWhileTheEditorIsBusyIsNeverLost() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        for round in 0..<30 {
+            try terminal.send(String(repeating: "typing fast \(round) ", count: 8))
+            try terminal.send("\u{3}")
+            try terminal.waitFor("alice> ", timeout: 10)
+            try terminal.waitForRawMode()
+        }
+        try terminal.send("\u{15}still here\r")
+        try terminal.waitFor("  you: still here")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["still here"])
+    }
+
+    @Test func ctrlDAtTheNamePromptCancelsItAndCtrlDWithDraftsAsksTwice() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("kept\u{18}o")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("\u{4}")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{4}")
+        try terminal.waitFor("1 unsent draft would be forgotten: Ctrl-D again (or /quit) quits")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("\r")  // the draft survived the first Ctrl-D
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{4}")  // no drafts now: quits at once
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["kept"])
+    }
+
+    @Test func aLineRecalledWithCtrlRIsSentAndTheDraftGoesOnTheUndoStack() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("an earlier line\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("half written\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("\u{12}earl")  // ^R, then the search
+        try terminal.waitFor("earl")
+        try terminal.send("\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"half written\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("!\r")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(
+            try fixture.messages(in: "alice").map(\.content) == ["an earlier line", "an earlier line", "half written!"])
+    }
+
+    @Test func undoSaysWhenItPutsANewerDraftOnTheStack() throws {
+        let terminal = try start()
+        try leaveDraft(terminal, "alice", "older")
+        try terminal.send("/discard\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("newer text\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("the newer draft it replaced is on the undo stack")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"newer text\"")
+        try terminal.waitForPrompt("draftline> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    @Test(arguments: [["--editor", "vi"], []])
+    func everyKeyWorksInViCommandMode(_ arguments: [String]) throws {
+        if arguments.isEmpty {
+            try "bind -v\n".write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
+        }
+        let terminal = try start(arguments)
+        try terminal.open("alice")
+        try terminal.send("in vi\u{1B}")  // Escape: command mode
+        try terminal.send("\u{18}p")
+        try terminal.waitForPrompt("profile alice> ")
+        try terminal.send("\u{1B}\u{18}b")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1B}\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("drafts\r")
+        try terminal.waitFor("privateMessage_alice  \"in vi\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1B}\u{18}d")
+        try terminal.waitFor("drafts in memory (1):")
+        try terminal.send("\u{1B}\u{18}o")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("bob\r")
+        try terminal.waitForPrompt("bob> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    @Test func theCommandKeyKeepsTheDraftCursorAndAll() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("half a thought\u{2}\u{2}\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("chats\r")
+        try terminal.waitFor("Draft: half a thought")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("|\r")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["half a thoug|ht"])
+    }
+
+    @Test func everyPlaceThatNamesAKeyNamesTheBindingInForce() throws {
+        let editrc = "draftline:bind ^T draftline-profile\ndraftline:bind ^Y draftline-back\n"
+        try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
+        let terminal = try start(["--trace"])
+        try terminal.open("alice")
+        try terminal.send("x\u{14}")  // ^T
+        try terminal.waitFor("trace: saved privateMessage_alice (^T (draftline-profile))")
+        try terminal.waitFor("/back or ^Y returns")
+        try terminal.waitForPrompt("profile alice> ")
+        try terminal.send("/help\r")
+        try terminal.waitFor("  ^T   draftline-profile")
+        try terminal.waitForPrompt("profile alice> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+}
+
+/// SPEC §1a on a pipe: the same keys as bytes, and nothing glued after a failed send.
+@Suite("The promise on a pipe")
+struct PipePromiseTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    @Test func aBadNameAfterOpenOtherAsksAgainAndNothingIsTypedIntoADraft() throws {
+        let result = try fixture.runPiped("/open bob\nleft\u{18}o\n/drafts\nalice\nhello alice\n")
+        #expect(result.status == 0)
+        #expect(result.error.contains("'/drafts' is not a valid global_key"))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["hello alice"])
+        #expect(try fixture.messages(in: "bob").isEmpty)
+    }
+
+    @Test func aFailedSendIsNamedAndPutOnTheUndoStackAndTheNextLineStandsAlone() throws {
+        // A file where alice's chat directory belongs: every send to alice fails, even as root.
+        try FileManager.default.createDirectory(
+            atPath: fixture.dataDirectory + "/chats", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: fixture.dataDirectory + "/chats/alice", contents: Data("x".utf8))
+        let result = try fixture.runPiped("/open alice\ntwo\nthree\n/open bob\nfour\n/open alice\n/undo\n/drafts\n")
+        #expect(result.status == 1)
+        #expect(result.error.contains("'two' is on the undo stack"))
+        #expect(result.error.contains("'three' is on the undo stack"))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["four"])
+        #expect(result.output.contains("privateMessage_alice  \"three\""))
+    }
+
+    @Test func controlBytesActAsTheirKeys() throws {
+        let script = [
+            "/open alice", "draft one\u{18}b", "/open alice", " more\u{3}", "/undo", "\u{15}replaced", "/open bob",
+            "kept\u{18}/drafts", "!",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["replaced"])
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["kept!"])
+        #expect(result.output.contains("privateMessage_bob  \"kept\""))
+    }
+
+    @Test func ctrlDOnAnEmptyPipedLineAsksFirstWhenDraftsWouldBeLost() throws {
+        let result = try fixture.runPiped("/open alice\nunsent\u{18}b\n\u{4}\n/drafts\n\u{4}\n\u{4}\n/drafts\n")
+        #expect(result.status == 0)
+        #expect(result.output.components(separatedBy: "1 unsent draft would be forgotten").count == 3)
+        #expect(result.output.hasSuffix("1 draft discarded: privateMessage_alice\n"))
+    }
+
+    @Test func aProfileReachedFromACommentThreadShowsItsDraft() throws {
+        let result = try fixture.runPiped("/comment tweet 123 @bob\nreply to bob\u{18}p\n")
+        #expect(result.output.contains("draft:      waiting (tweet_123_bob)"))
+    }
+}
