@@ -22,6 +22,9 @@ public final class Frontend {
         presenter.lines(for: session.handle(event), in: session)
     }
 
+    /// The lines for reports the session made outside an event (the draft map).
+    public func lines(for reports: [Report]) -> [OutputLine] { presenter.lines(for: reports, in: session) }
+
     /// What the completion key does with this text before the cursor.
     public func complete(_ before: String) -> Completion { session.complete(before) }
 

@@ -26,32 +26,47 @@ enum Console {
         colour = terminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
+    /// Text in a style, when colour is on.
+    private static func styled(_ text: String, _ style: Style?) -> String {
+        guard colour, let style else { return text }
+        return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
+    }
+
+    /// Writes text (a newline at its end stays outside the style), above the edit line
+    /// while one is being read.
     static func write(_ text: String, to stream: Stream, style: Style? = nil) {
         var body = Substring(text)
         let newline = body.last == "\n"
         if newline { body = body.dropLast() }
-        let styled =
-            (colour && style != nil ? "\u{1B}[\(style!.rawValue)m\(body)\u{1B}[0m" : String(body))
-            + (newline ? "\n" : "")
+        let text = styled(String(body), style) + (newline ? "\n" : "")
         if let editor, editor.isReading {
-            editor.printAbove(styled, toError: stream == .error)
+            editor.printAbove(text, toError: stream == .error)
         } else {
-            LineEditor.write(styled, toError: stream == .error)
+            LineEditor.write(text, toError: stream == .error)
         }
     }
 
     /// Prints lines: information to standard output, warnings and errors to standard
-    /// error, in order.
+    /// error, in order. Consecutive lines for one stream go out as one write, so above
+    /// the edit line they are printed together and the line is redrawn once.
     static func show(_ lines: [OutputLine]) {
+        var batch = ""
+        var batchStream = Stream.output
         for line in lines {
-            switch line.kind {
-            case .info:
-                write(line.text + "\n", to: .output, style: line.text.hasPrefix("trace: ") ? .dim : nil)
-            case .warning:
-                write(line.description + "\n", to: .error, style: .warning)
-            case .error:
-                write(line.description + "\n", to: .error, style: .error)
+            let stream: Stream = line.kind == .info ? .output : .error
+            if stream != batchStream && !batch.isEmpty {
+                write(batch, to: batchStream)
+                batch = ""
             }
+            batchStream = stream
+            let style: Style? =
+                switch line.kind {
+                case .info: line.text.hasPrefix("trace: ") ? .dim : nil
+                case .warning: .warning
+                case .error: .error
+                }
+            batch += styled(line.description, style) + "\n"
         }
+        if !batch.isEmpty { write(batch, to: batchStream) }
     }
 }

@@ -116,7 +116,7 @@ struct TerminalREPL {
         try editor.addFunction(named: KeyLabels.draftMapFunction, help: "show the draft map above the edit line") {
             [weak frontend] in
             guard let frontend else { return }
-            Console.show(frontend.handle(.line("/drafts")))
+            Console.show(frontend.lines(for: frontend.session.draftMap()))
         }
         try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
         editor.completer = { [weak frontend] before in

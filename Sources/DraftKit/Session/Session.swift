@@ -387,7 +387,9 @@ public final class Session {
         ]
     }
 
-    func draftMap() -> [Report] { [.draftMap(DraftMapEntry.map(of: drafts, at: clock()))] }
+    /// The draft map, as `/drafts` shows it; asking changes nothing (not even a pending
+    /// quit), so a key can show it in the middle of a line.
+    public func draftMap() -> [Report] { [.draftMap(DraftMapEntry.map(of: drafts, at: clock()))] }
 
     func discard() throws(DraftlineError) -> [Report] {
         guard let target = screen.target else { throw .noDraftHere }
