@@ -31,6 +31,8 @@ public final class PseudoTerminal {
     /// A wait that ran out of time, or a child that could not be started.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// Starts `executable` on a new 24×80 pseudo-terminal.
