@@ -25,9 +25,10 @@ setup:
 build: setup
 	$(SWIFT) build
 
-# Starts the REPL on the default data directory (or DATA_DIR=...).
+# Starts the REPL on the default data directory (or DATA_DIR=...). Scripts/run-draftline
+# runs it as a job of its own, so that a Ctrl-C reaches draftline and not make.
 run: build
-	@$(SWIFT) run --skip-build draftline $(RUN_FLAGS)
+	@Scripts/run-draftline "$$($(SWIFT) build --show-bin-path)/draftline" $(RUN_FLAGS)
 
 # Lints, builds everything, then runs every test: the core as data, the binary through a
 # pseudo-terminal, and the binary on a pipe.
