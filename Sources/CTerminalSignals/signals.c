@@ -13,9 +13,8 @@ static volatile sig_atomic_t have_saved = 0;
 static int interrupt_pipe[2] = {-1, -1};
 
 static void on_interrupt(int signal) {
-    (void)signal;
     int saved_errno = errno;
-    if (interrupt_pipe[1] >= 0) (void)!write(interrupt_pipe[1], "i", 1);
+    if (interrupt_pipe[1] >= 0) (void)!write(interrupt_pipe[1], signal == SIGWINCH ? "w" : "i", 1);
     errno = saved_errno;
 }
 
@@ -37,6 +36,7 @@ int dl_signals_install(void) {
     have_saved = tcgetattr(STDIN_FILENO, &saved) == 0;
     if (interrupt_pipe[0] < 0 && pipe2(interrupt_pipe, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
     if (install(SIGINT, on_interrupt) != 0) return -1;
+    if (install(SIGWINCH, on_interrupt) != 0) return -1;
     if (install(SIGTERM, on_termination) != 0) return -1;
     if (install(SIGHUP, on_termination) != 0) return -1;
     return 0;
@@ -46,9 +46,12 @@ int dl_interrupt_descriptor(void) {
     return interrupt_pipe[0];
 }
 
-int dl_take_interrupt(void) {
+int dl_take_signals(void) {
     char buffer[64];
     int taken = 0;
-    while (interrupt_pipe[0] >= 0 && read(interrupt_pipe[0], buffer, sizeof buffer) > 0) taken = 1;
+    ssize_t count;
+    while (interrupt_pipe[0] >= 0 && (count = read(interrupt_pipe[0], buffer, sizeof buffer)) > 0) {
+        for (ssize_t i = 0; i < count; i++) taken |= buffer[i] == 'w' ? DL_SIGNAL_RESIZE : DL_SIGNAL_INTERRUPT;
+    }
     return taken;
 }

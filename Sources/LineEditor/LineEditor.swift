@@ -56,14 +56,25 @@ public final class LineEditor {
     /// returns the next key, or `nil` for end of input.
     ///
     /// Keys from a source go through the editor exactly as typed ones do: bindings fire,
-    /// the pre-fill works. draftline's tour types with it.
+    /// the pre-fill works; Ctrl-C (U+0003) interrupts the read, as the terminal's interrupt
+    /// key does. draftline's tour types with it.
     public var keySource: (() -> Unicode.Scalar?)?
 
-    /// What interrupts a read besides the terminal: a descriptor that becomes readable
-    /// (the executable's SIGINT handler writes to a pipe), and how to empty it. When it
-    /// is readable, the read ends as ``Input/interrupted(_:cursor:)``, whenever the signal
-    /// landed: between two reads as well as during one.
-    public var interruption: (descriptor: Int32, take: () -> Bool)?
+    /// What a signal asks of a read.
+    public struct Wake: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// End the read as ``Input/interrupted(_:cursor:)`` (Ctrl-C).
+        public static let interrupt = Wake(rawValue: 1)
+        /// The terminal changed size: redraw the prompt and the line.
+        public static let resize = Wake(rawValue: 2)
+    }
+
+    /// What wakes a read besides a key: a descriptor that becomes readable (the
+    /// executable's signal handlers write to a pipe), and how to empty it and learn why.
+    /// An interrupt ends the read whenever the signal landed, between two reads as well
+    /// as during one; a resize redraws the line where the terminal put it.
+    public var interruption: (descriptor: Int32, take: () -> Wake)?
 
     /// The private key sequence that inserts a pending pre-fill. A control-key sequence:
     /// one starting with ESC would break ESC in vi mode.
@@ -342,6 +353,16 @@ public final class LineEditor {
         _ = dl_el_refresh(editLine)
     }
 
+    /// Draws the prompt and the line again from the first row of the edit line, as the
+    /// terminal's new width places it (after a resize, a terminal that reflows text has
+    /// moved the old drawing).
+    ///
+    /// Wraps `el_resize` (libedit learns the new size) and ``printAbove(_:toError:)``.
+    public func redraw() {
+        el_resize(editLine)
+        printAbove("")
+    }
+
     /// The columns libedit gives these characters: a control character shows as `^X`;
     /// others take what `wcwidth` says.
     private static func width<S: Sequence>(of scalars: S) -> Int where S.Element == Unicode.Scalar {
@@ -467,6 +488,10 @@ public final class LineEditor {
         guard let editor = from(el) else { return -1 }
         if let source = editor.keySource {
             guard let scalar = source() else { return 0 }
+            if scalar == "\u{3}" {
+                errno = EINTR
+                return -1
+            }
             out?.pointee = wchar_t(bitPattern: scalar.value)
             return 1
         }
@@ -479,9 +504,13 @@ public final class LineEditor {
     private func readKey(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
         var state = mbstate_t()
         while true {
-            if let interruption, interruption.take() {
-                errno = EINTR
-                return -1
+            if let interruption {
+                let wake = interruption.take()
+                if wake.contains(.interrupt) {
+                    errno = EINTR
+                    return -1
+                }
+                if wake.contains(.resize) { redraw() }
             }
             var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
             if let interruption {

@@ -107,7 +107,7 @@ struct TerminalREPL {
         let editor = try LineEditor(programName: "draftline")
         Console.editor = editor
         if dl_interrupt_descriptor() >= 0 {
-            editor.interruption = (dl_interrupt_descriptor(), { dl_take_interrupt() == 1 })
+            editor.interruption = (dl_interrupt_descriptor(), { LineEditor.Wake(rawValue: dl_take_signals()) })
         }
         for key in LeaveKey.allCases {
             try editor.addLeavingFunction(named: key.functionName, help: key.help)

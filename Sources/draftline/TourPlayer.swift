@@ -1,3 +1,4 @@
+import CTerminalSignals
 import DraftKit
 import DraftlineREPL
 import Foundation
@@ -23,18 +24,18 @@ struct TourPlayer {
         for step in Tour.steps {
             Console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
-            guard let event = TerminalREPL.readEvent(for: frontend, with: editor), !pacer.stopped,
-                event != .quitRequest, event != .endOfInput
-            else {
+            let event = TerminalREPL.readEvent(for: frontend, with: editor)
+            guard let event, !pacer.stopped else {
+                _ = dl_take_signals()
                 Console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }
-            if case .interrupt = event {
-                Console.write("tour stopped\n", to: .output, style: .narration)
-                return false
+            let shown = frontend.handle(event)
+            Console.show(shown)
+            let mapShown = shown.contains { $0.text.hasPrefix("drafts in memory") || $0.text == "no drafts in memory" }
+            if !frontend.hasQuit && frontend.question == nil && !mapShown {
+                Console.show(frontend.lines(for: frontend.session.draftMap()))
             }
-            Console.show(frontend.handle(event))
-            if !frontend.hasQuit && !frontend.isAskingForChat { Console.show(frontend.handle(.line("/drafts"))) }
         }
         Console.write(Self.wrap(Tour.ending) + "\n── end of the tour ──\n", to: .output, style: .narration)
         return true
@@ -58,7 +59,8 @@ struct TourPlayer {
 
 /// Hands the tour's keys to the line editor one at a time, waiting between them; a key
 /// the user presses meanwhile makes the rest of the step come at once, and Ctrl-C (a
-/// signal during a wait) stops the tour.
+/// signal during a wait) stops the tour. A Ctrl-C in a step's keys is the tour's own: the
+/// line editor takes it as the terminal's interrupt key.
 final class Pacer {
     private let keyDelay: Double
     private let speed: Double
@@ -91,16 +93,25 @@ final class Pacer {
     }
 
     /// Waits, watching standard input (the terminal is in raw mode while libedit reads).
+    /// A resize does not end the wait: only a key (skip) or Ctrl-C (stop) does.
     private func wait(_ seconds: Double) {
         guard !skipping, seconds > 0 else { return }
-        var watcher = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&watcher, 1, Int32(seconds * 1000))
-        if ready < 0 && errno == EINTR {
-            stopped = true
-        } else if ready > 0 {
-            var discard = [UInt8](repeating: 0, count: 256)
-            _ = read(0, &discard, discard.count)
-            skipping = true
+        let deadline = Date().addingTimeInterval(seconds)
+        while !stopped {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return }
+            var watcher = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watcher, 1, Int32(remaining * 1000))
+            if ready < 0 && errno == EINTR {
+                if dl_take_signals() & Int32(DL_SIGNAL_INTERRUPT) != 0 { stopped = true }
+            } else if ready > 0 {
+                var discard = [UInt8](repeating: 0, count: 256)
+                _ = read(0, &discard, discard.count)
+                skipping = true
+                return
+            } else {
+                return
+            }
         }
     }
 }

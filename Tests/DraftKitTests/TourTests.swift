@@ -22,16 +22,24 @@ struct TourTests {
             trace == [
                 "trace: saved privateMessage_alice", "trace: restored privateMessage_alice",
                 "trace: removed privateMessage_alice", "trace: saved privateMessage_bob",
+                "trace: restored privateMessage_bob", "trace: discarded privateMessage_bob",
+                "trace: restored privateMessage_bob", "trace: saved privateMessage_bob",
                 "trace: discarded privateMessage_bob",
             ])
+        #expect(history.contents("bob").isEmpty)
     }
 
     @Test func everyStepIsOneEditLine() {
         for step in Tour.steps {
             let scalars = Array(step.keys.unicodeScalars)
-            let ends = scalars.last == "\r" || (scalars.count >= 2 && scalars[scalars.count - 2] == "\u{18}")
-            #expect(ends, "\(step.keys.debugDescription) must end with Enter or a leave key")
-            #expect(scalars.dropLast().allSatisfy { $0 != "\r" && $0 != "\n" })
+            let ends =
+                ["\r", "\u{3}", "\u{4}"].contains(scalars.last)
+                || (scalars.count >= 2 && scalars[scalars.count - 2] == "\u{18}")
+            #expect(ends, "\(step.keys.debugDescription) must end with Enter, a leave key, Ctrl-C or Ctrl-D")
+            #expect(scalars.dropLast().allSatisfy { $0 != "\r" && $0 != "\n" && $0 != "\u{3}" })
+            #expect(
+                PipedLine.events(for: String(step.keys.dropLast(step.keys.hasSuffix("\r") ? 1 : 0)), prefill: nil).count
+                    == 1)
         }
     }
 }

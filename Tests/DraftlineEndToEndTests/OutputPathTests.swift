@@ -40,4 +40,23 @@ struct OutputPathTests {
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["half typed, cursor in the very middle"])
     }
+
+    /// A terminal that reflows text on a resize moves the old drawing: the line is drawn
+    /// again at once, from its first row, at the new width.
+    @Test func aResizeRedrawsTheLineAtTheNewWidth() throws {
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        let text = "a line long enough to wrap when the window is narrow"
+        try terminal.send(text)
+        try terminal.waitFor("narrow")
+        terminal.resize(rows: 24, columns: 30)
+        // Redrawn without a key: erase from the line's first row, then prompt and text.
+        try terminal.waitFor("\u{1B}[J")
+        try terminal.waitFor("alice> ")
+        try terminal.send("!\r")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == [text + "!"])
+    }
 }

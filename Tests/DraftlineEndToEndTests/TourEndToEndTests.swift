@@ -19,7 +19,9 @@ struct TourEndToEndTests {
         for expected in [
             "trace: saved privateMessage_alice", "global_key: bob", "trace: restored privateMessage_alice",
             "you: Bob's ID is bob", "trace: removed privateMessage_alice", "privateMessage_bob  \"See you at 6\"",
-            "1 draft discarded: privateMessage_bob",
+            "trace: discarded privateMessage_bob (Ctrl-C abandons the line", "line abandoned: /undo brings it back",
+            "draft for privateMessage_bob is back: \"See you at 6 or 7?\"", "command: /",
+            "Draft: See you at 6 or 7?", "1 unsent draft would be forgotten", "1 draft discarded: privateMessage_bob",
         ] {
             #expect(played.contains(expected), "missing \(expected)")
         }

@@ -10,6 +10,8 @@
 ///
 /// - SIGINT: writes one byte to the interrupt pipe (the self-pipe pattern), so a reader
 ///   polling it sees the Ctrl-C whenever it lands, even between two reads;
+/// - SIGWINCH: writes another byte to the same pipe, so the reader can redraw the line
+///   at the new width;
 /// - SIGTERM and SIGHUP: put back the saved settings (`tcsetattr`) and `_exit` with
 ///   128 plus the signal's number. Both calls are async-signal-safe.
 ///
@@ -20,7 +22,11 @@ int dl_signals_install(void);
 /// `dl_signals_install`.
 int dl_interrupt_descriptor(void);
 
-/// Empties the interrupt pipe; returns 1 when a SIGINT had arrived, else 0.
-int dl_take_interrupt(void);
+/// What `dl_take_signals` found in the pipe.
+enum { DL_SIGNAL_INTERRUPT = 1, DL_SIGNAL_RESIZE = 2 };
+
+/// Empties the interrupt pipe; returns the signals that arrived since the last call, as
+/// `DL_SIGNAL_INTERRUPT | DL_SIGNAL_RESIZE` bits (0 for none).
+int dl_take_signals(void);
 
 #endif
