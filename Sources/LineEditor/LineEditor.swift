@@ -498,7 +498,7 @@ public final class LineEditor {
         return editor.readKey(into: out)
     }
 
-    /// Reads one character from standard input (`poll`, `read`, `mbrtowc`): 1 with the
+    /// Reads one character from standard input (`poll`, a non-blocking `read`, `mbrtowc`): 1 with the
     /// character, 0 at end of input, -1 with `errno` `EINTR` when interrupted. Bytes that
     /// are not valid in the locale's encoding are dropped, as libedit's own reader does.
     private func readKey(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
@@ -523,7 +523,14 @@ public final class LineEditor {
             }
             if watched.count > 1 && watched[1].revents != 0 { continue }
             var byte: CChar = 0
+            // Non-blocking for this one read: a Ctrl-C can flush the terminal's input
+            // between poll and read, and a read that then blocked would not see the pipe.
+            let flags = fcntl(0, F_GETFL)
+            _ = fcntl(0, F_SETFL, flags | O_NONBLOCK)
             let count = read(0, &byte, 1)
+            let readError = errno
+            _ = fcntl(0, F_SETFL, flags)
+            errno = readError
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return -1
