@@ -83,7 +83,7 @@ struct TerminalREPL {
         case .entered(let line):
             // A command typed into a restored draft enters the history alone: drafts never
             // reach the disk.
-            let command = restored.flatMap { Session.command(insertedInto: $0, making: line) }
+            let command = restored.flatMap { CommandInDraft.find(in: line, restored: $0) }
             if !line.isEmpty { entered(command ?? line) }
             return .line(line)
         case .left(let text, let cursor, let function):

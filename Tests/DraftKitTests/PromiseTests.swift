@@ -45,14 +45,13 @@ struct PromiseTests {
 
     @Test func theInsertionIsFoundWhereverItCouldHaveGoneAndTheCursorComesFirst() {
         let draft = TextDraft(text: "x/", cursor: 1)
-        #expect(Session.command(insertedInto: draft, making: "x/help/") == "/help")
-        #expect(
-            Session.command(insertedInto: TextDraft(text: "draft", cursor: 0), making: "/discarddraft") == "/discard")
-        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "a/frobb") == nil)
-        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "a//helpb") == nil)
-        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "a /helpb") == nil)
-        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "ab") == nil)
-        #expect(Session.command(insertedInto: TextDraft(text: "ab"), making: "xb/help") == nil)
+        #expect(CommandInDraft.find(in: "x/help/", restored: draft) == "/help")
+        #expect(CommandInDraft.find(in: "/discarddraft", restored: TextDraft(text: "draft", cursor: 0)) == "/discard")
+        #expect(CommandInDraft.find(in: "a/frobb", restored: TextDraft(text: "ab")) == nil)
+        #expect(CommandInDraft.find(in: "a//helpb", restored: TextDraft(text: "ab")) == nil)
+        #expect(CommandInDraft.find(in: "a /helpb", restored: TextDraft(text: "ab")) == nil)
+        #expect(CommandInDraft.find(in: "ab", restored: TextDraft(text: "ab")) == nil)
+        #expect(CommandInDraft.find(in: "xb/help", restored: TextDraft(text: "ab")) == nil)
     }
 
     @Test func discardTypedIntoTheDraftDiscardsItAndDoubleSlashSends() {

@@ -10,19 +10,19 @@ import Foundation
 /// happened, and presents the reports; tests drive it directly.
 public final class Session {
     /// Where the user is.
-    public private(set) var navigator = Navigator()
+    public internal(set) var navigator = Navigator()
     /// The drafts and the undo stack.
-    public private(set) var rules: DraftRules
+    public internal(set) var rules: DraftRules
     /// Whether the user quit.
-    public private(set) var hasQuit = false
+    public internal(set) var hasQuit = false
     /// Whether a message could not be stored during this session.
-    public private(set) var hadSendFailure = false
+    public internal(set) var hadSendFailure = false
     /// Whether every draft event is shown (`--trace`, `/trace on`).
     public var isTracing: Bool
     /// Whether the tour can be played here (a terminal); set by the front end.
     public var canPlayTour = false
     /// The tour speed `/tour` asked for, until the front end takes it.
-    public private(set) var requestedTour: Double?
+    public internal(set) var requestedTour: Double?
     /// Whether unsent text can come back in the edit line (a terminal): a failed send
     /// puts it back as the draft. Without an edit line (a pipe) it goes on the undo stack,
     /// so that the next line is a message of its own.
@@ -46,9 +46,9 @@ public final class Session {
     public let clock: @Sendable () -> Date
 
     private let loadContacts: () -> ContactBook
-    private let outbox: Outbox
-    private let workingDirectory: String
-    private let home: String?
+    let outbox: Outbox
+    let workingDirectory: String
+    let home: String?
     /// Warnings that arrived between reports, shown after the next one.
     private var pendingReports: [Report] = []
 
@@ -143,7 +143,7 @@ public final class Session {
             guard !text.isEmpty else { return [] }
             return run(text.hasPrefix("/") ? text : "/" + text)
         case nil:
-            if let given, let command = Self.command(insertedInto: given, making: line) { return run(command) }
+            if let given, let command = CommandInDraft.find(in: line, restored: given) { return run(command) }
             if line.hasPrefix("/") && !line.hasPrefix("//") { return run(line) }
             return send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
         }
@@ -155,33 +155,6 @@ public final class Session {
         } catch {
             return [.error(error)]
         }
-    }
-
-    /// The command in `line` when it is `given` with one contiguous insertion that starts
-    /// with `/` and a declared command name: a command typed into a restored draft.
-    ///
-    /// Exact, not a guess: every place the insertion could have gone is tried, the
-    /// restored cursor first. `//` starts no command.
-    public static func command(insertedInto given: TextDraft, making line: String) -> String? {
-        let draft = Array(given.text.unicodeScalars)
-        let typed = Array(line.unicodeScalars)
-        let extra = typed.count - draft.count
-        guard extra > 0 else { return nil }
-        var prefix = 0
-        while prefix < draft.count && draft[prefix] == typed[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < draft.count && draft[draft.count - 1 - suffix] == typed[typed.count - 1 - suffix] { suffix += 1 }
-        guard draft.count - suffix <= prefix else { return nil }
-        let places = [given.cursor] + Array((draft.count - suffix)...prefix)
-        for place in places where (draft.count - suffix...prefix).contains(place) {
-            var inserted = String.UnicodeScalarView()
-            inserted.append(contentsOf: typed[place..<place + extra])
-            let candidate = String(inserted)
-            guard candidate.hasPrefix("/"), !candidate.hasPrefix("//") else { continue }
-            let name = candidate.dropFirst().prefix { $0 != " " && $0 != "\t" }
-            if CommandCatalogue.spec(named: String(name)) != nil { return candidate }
-        }
-        return nil
     }
 
     /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first.
@@ -275,13 +248,13 @@ public final class Session {
         }
     }
 
-    private func go(to next: Screen) -> [Report] {
+    func go(to next: Screen) -> [Report] {
         navigator.push(next)
         return enter(next)
     }
 
     /// What arriving on a screen shows.
-    private func enter(_ screen: Screen) -> [Report] {
+    func enter(_ screen: Screen) -> [Report] {
         switch screen {
         case .home:
             return [.home]
@@ -301,124 +274,13 @@ public final class Session {
         }
     }
 
-    private func checkKnown(_ key: GlobalKey) throws(DraftlineError) {
+    func checkKnown(_ key: GlobalKey) throws(DraftlineError) {
         guard contacts[key] != nil else { throw .unknownUser(key) }
     }
 
-    private func currentTarget() throws(DraftlineError) -> InputTarget {
+    func currentTarget() throws(DraftlineError) -> InputTarget {
         guard let target = screen.target else { throw .noChatOpen }
         return target
-    }
-
-    // MARK: - Commands
-
-    func open(_ key: GlobalKey) throws(DraftlineError) -> [Report] {
-        try checkKnown(key)
-        let target = InputTarget.privateChat(key)
-        if screen == .chat(target) { return [.alreadyHere(target)] }
-        return go(to: .chat(target))
-    }
-
-    func showProfile(of key: GlobalKey?) throws(DraftlineError) -> [Report] {
-        guard let user = key ?? navigator.currentUser else { throw .noChatOpen }
-        try checkKnown(user)
-        return go(to: .profile(user))
-    }
-
-    func back() throws(DraftlineError) -> [Report] {
-        try navigator.pop()
-        return enter(screen)
-    }
-
-    func comment(_ kind: CommentKind, id: UInt64, replyTo: GlobalKey?) throws(DraftlineError) -> [Report] {
-        if let replyTo { try checkKnown(replyTo) }
-        let target = InputTarget.comment(kind, id: id, replyTo: replyTo)
-        if screen == .chat(target) { return [.alreadyHere(target)] }
-        return go(to: .chat(target))
-    }
-
-    func attach(_ path: String) throws(DraftlineError) -> [Report] {
-        let target = try currentTarget()
-        let attachment = try Attachment.checked(path, workingDirectory: workingDirectory, home: home)
-        return rules.attach(attachment, to: target).map(Report.draft)
-            + [.attachments(drafts.attachments(for: target.draftKey))]
-    }
-
-    func detach(_ number: String?) throws(DraftlineError) -> [Report] {
-        let target = try currentTarget()
-        return try rules.detach(number, from: target).map(Report.draft)
-            + [.attachments(drafts.attachments(for: target.draftKey))]
-    }
-
-    func sendLocation(latitude: Double, longitude: Double, address: String) throws(DraftlineError) -> [Report] {
-        let target = try currentTarget()
-        var message = outbox.compose("", to: target)
-        message.type = "location"
-        message.latitude = latitude
-        message.longitude = longitude
-        message.address = address
-        do throws(StoreError) {
-            try outbox.send(message, to: target)
-        } catch {
-            hadSendFailure = true
-            throw .notSent(error.description)
-        }
-        return [.sent(message)]
-    }
-
-    func showHistory(count: Int) throws(DraftlineError) -> [Report] {
-        let target = try currentTarget()
-        do throws(StoreError) {
-            return [.messages(try history.recentMessages(in: target.chatID, limit: count))]
-        } catch {
-            throw .historyUnreadable(error.description)
-        }
-    }
-
-    func chatList() throws(DraftlineError) -> [Report] {
-        let summaries: [ChatSummary]
-        do throws(StoreError) { summaries = try history.chats() } catch {
-            throw .historyUnreadable(error.description)
-        }
-        return [
-            .chatList(
-                ChatListEntry.list(
-                    summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated))
-        ]
-    }
-
-    /// The draft map, as `/drafts` shows it; asking changes nothing (not even a pending
-    /// quit), so a key can show it in the middle of a line.
-    public func draftMap() -> [Report] { [.draftMap(DraftMapEntry.map(of: drafts, at: clock()))] }
-
-    func discard() throws(DraftlineError) -> [Report] {
-        guard let target = screen.target else { throw .noDraftHere }
-        return try rules.discard(target).map(Report.draft) + [.discarded]
-    }
-
-    func undo() throws(DraftlineError) -> [Report] {
-        let result = try rules.undo()
-        return result.events.map(Report.draft) + [
-            .undone(result.restored.draft, key: result.restored.key, replaced: result.replaced)
-        ]
-    }
-
-    func setTracing(_ on: Bool) -> [Report] {
-        isTracing = on
-        return [.tracing(on)]
-    }
-
-    func requestTour(speed: Double) throws(DraftlineError) -> [Report] {
-        guard canPlayTour else { throw .tourNeedsTerminal }
-        requestedTour = speed
-        return []
-    }
-
-    func quit() -> [Report] {
-        hasQuit = true
-        let events = rules.forgetAll()
-        let gone = events.map(\.key)
-        return events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)])
     }
 
     // MARK: - Sending

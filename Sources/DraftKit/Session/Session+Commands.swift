@@ -1,0 +1,113 @@
+import Foundation
+
+/// The commands' work: what each declaration in ``CommandCatalogue`` calls.
+extension Session {
+    func open(_ key: GlobalKey) throws(DraftlineError) -> [Report] {
+        try checkKnown(key)
+        let target = InputTarget.privateChat(key)
+        if screen == .chat(target) { return [.alreadyHere(target)] }
+        return go(to: .chat(target))
+    }
+
+    func showProfile(of key: GlobalKey?) throws(DraftlineError) -> [Report] {
+        guard let user = key ?? navigator.currentUser else { throw .noChatOpen }
+        try checkKnown(user)
+        return go(to: .profile(user))
+    }
+
+    func back() throws(DraftlineError) -> [Report] {
+        try navigator.pop()
+        return enter(screen)
+    }
+
+    func comment(_ kind: CommentKind, id: UInt64, replyTo: GlobalKey?) throws(DraftlineError) -> [Report] {
+        if let replyTo { try checkKnown(replyTo) }
+        let target = InputTarget.comment(kind, id: id, replyTo: replyTo)
+        if screen == .chat(target) { return [.alreadyHere(target)] }
+        return go(to: .chat(target))
+    }
+
+    func attach(_ path: String) throws(DraftlineError) -> [Report] {
+        let target = try currentTarget()
+        let attachment = try Attachment.checked(path, workingDirectory: workingDirectory, home: home)
+        return rules.attach(attachment, to: target).map(Report.draft)
+            + [.attachments(drafts.attachments(for: target.draftKey))]
+    }
+
+    func detach(_ number: String?) throws(DraftlineError) -> [Report] {
+        let target = try currentTarget()
+        return try rules.detach(number, from: target).map(Report.draft)
+            + [.attachments(drafts.attachments(for: target.draftKey))]
+    }
+
+    func sendLocation(latitude: Double, longitude: Double, address: String) throws(DraftlineError) -> [Report] {
+        let target = try currentTarget()
+        var message = outbox.compose("", to: target)
+        message.type = "location"
+        message.latitude = latitude
+        message.longitude = longitude
+        message.address = address
+        do throws(StoreError) {
+            try outbox.send(message, to: target)
+        } catch {
+            hadSendFailure = true
+            throw .notSent(error.description)
+        }
+        return [.sent(message)]
+    }
+
+    func showHistory(count: Int) throws(DraftlineError) -> [Report] {
+        let target = try currentTarget()
+        do throws(StoreError) {
+            return [.messages(try history.recentMessages(in: target.chatID, limit: count))]
+        } catch {
+            throw .historyUnreadable(error.description)
+        }
+    }
+
+    func chatList() throws(DraftlineError) -> [Report] {
+        let summaries: [ChatSummary]
+        do throws(StoreError) { summaries = try history.chats() } catch {
+            throw .historyUnreadable(error.description)
+        }
+        return [
+            .chatList(
+                ChatListEntry.list(
+                    summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated))
+        ]
+    }
+
+    /// The draft map, as `/drafts` shows it; asking changes nothing (not even a pending
+    /// quit), so a key can show it in the middle of a line.
+    public func draftMap() -> [Report] { [.draftMap(DraftMapEntry.map(of: drafts, at: clock()))] }
+
+    func discard() throws(DraftlineError) -> [Report] {
+        guard let target = screen.target else { throw .noDraftHere }
+        return try rules.discard(target).map(Report.draft) + [.discarded]
+    }
+
+    func undo() throws(DraftlineError) -> [Report] {
+        let result = try rules.undo()
+        return result.events.map(Report.draft) + [
+            .undone(result.restored.draft, key: result.restored.key, replaced: result.replaced)
+        ]
+    }
+
+    func setTracing(_ on: Bool) -> [Report] {
+        isTracing = on
+        return [.tracing(on)]
+    }
+
+    func requestTour(speed: Double) throws(DraftlineError) -> [Report] {
+        guard canPlayTour else { throw .tourNeedsTerminal }
+        requestedTour = speed
+        return []
+    }
+
+    func quit() -> [Report] {
+        hasQuit = true
+        let events = rules.forgetAll()
+        let gone = events.map(\.key)
+        return events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)])
+    }
+}
