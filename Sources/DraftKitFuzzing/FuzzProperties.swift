@@ -112,4 +112,68 @@ public enum FuzzProperties {
         if (try? history.append(Message(content: "after"), to: alice)) == nil { return "the chat takes no new message" }
         return nil
     }
+
+    /// Any file-system state of a chat's directory (files of any kind, size and name
+    /// where segments and the `last` link belong): reading, counting, listing and sending
+    /// never crash or hang, the other chat is never hidden, and a message sent is read
+    /// back last.
+    ///
+    /// The bytes are a script, two a step: what to put (a valid segment, garbage, a
+    /// directory, a FIFO, a link to `/dev/zero`, a dangling link, an empty file, a link
+    /// to a valid segment elsewhere) and where (segments 0 to 3, or the `last` link
+    /// pointing at a segment number chosen to overflow).
+    public static func storage(_ bytes: [UInt8], scratch: String) -> String? {
+        let data = scratch + "/data"
+        try? FileManager.default.removeItem(atPath: data)
+        guard let history = try? PropertyListHistory(directory: data), let carol = ChatID("carol"),
+            let dave = ChatID("dave"), (try? history.append(Message(content: "dave's"), to: dave)) != nil
+        else { return "cannot set up the scratch history in \(data)" }
+        let chat = data + "/chats/carol"
+        try? FileManager.default.createDirectory(atPath: chat, withIntermediateDirectories: true)
+        let valid = (try? PropertyListEncoder().encode([Message(content: "kept")])) ?? Data()
+        FileManager.default.createFile(atPath: scratch + "/elsewhere.plist", contents: valid)
+        var index = 0
+        while index + 1 < bytes.count && index < 16 {
+            let what = bytes[index] % 8
+            let place = bytes[index + 1]
+            index += 2
+            let name: String
+            switch place % 6 {
+            case 4:
+                let targets = ["9223372036854775807.plist", "99999999999999999999.plist", "-1.plist", "00000002.plist"]
+                try? FileManager.default.removeItem(atPath: chat + "/last")
+                _ = symlink(targets[Int(place / 6) % targets.count], chat + "/last")
+                continue
+            case 5: name = "count"
+            default: name = String(format: "%08d.plist", Int(place % 6))
+            }
+            let path = chat + "/" + name
+            try? FileManager.default.removeItem(atPath: path)
+            switch what {
+            case 0: FileManager.default.createFile(atPath: path, contents: valid)
+            case 1: FileManager.default.createFile(atPath: path, contents: Data(bytes[index...].prefix(32)))
+            case 2: try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            case 3: _ = mkfifo(path, 0o600)
+            case 4: _ = symlink("/dev/zero", path)
+            case 5: _ = symlink(chat + "/nowhere", path)
+            case 6: FileManager.default.createFile(atPath: path, contents: Data())
+            default: _ = symlink(scratch + "/elsewhere.plist", path)
+            }
+        }
+        _ = try? history.recentMessages(in: carol, limit: 20)
+        _ = try? history.messageCount(in: carol)
+        guard let chats = try? history.chats() else { return "the chat list failed" }
+        if !chats.contains(where: { $0.chatID == dave && $0.lastMessage?.content == "dave's" }) {
+            return "a damaged chat hid another: \(chats)"
+        }
+        do {
+            try history.append(Message(content: "after"), to: carol)
+        } catch {
+            return nil  // refused with an error (a directory where a segment goes): not a crash
+        }
+        guard (try? history.recentMessages(in: carol, limit: 1).last?.content) == "after" else {
+            return "the message sent is not the last read back"
+        }
+        return nil
+    }
 }

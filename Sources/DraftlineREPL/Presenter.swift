@@ -91,6 +91,7 @@ public struct Presenter {
         case .contactsSkipped(let count):
             return "\(count) entries of contacts.plist have no valid global_key and were skipped"
         case .contacts(let problem): return problem
+        case .attachmentGone(let name): return "\(name) was deleted after /attach: it is sent as a name only"
         }
     }
 

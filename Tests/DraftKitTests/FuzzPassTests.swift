@@ -76,4 +76,17 @@ struct FuzzPassTests {
             #expect(FuzzProperties.historyReader(input, scratch: scratch.path) == nil, "\(input)")
         }
     }
+
+    @Test func storage() throws {
+        let scratch = ScratchDirectory()
+        let seeds = try Self.seedInputs("storage")
+        #expect(seeds.count == 3)
+        var random = SeededGenerator(seed: 5)
+        let inputs = (0..<300).map { _ in
+            (0..<Int.random(in: 2...16, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        }
+        for input in seeds + inputs {
+            #expect(FuzzProperties.storage(input, scratch: scratch.path) == nil, "\(input)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Turns what the user sends into messages and stores them in history: each attachment
 /// as a message of its own, then the text.
@@ -20,6 +21,8 @@ public struct Outbox {
     public struct Result {
         public var stored: [Message] = []
         public var failure: (error: StoreError, unsent: DraftStore.Removed)?
+        /// Attachments whose file was gone when they were sent (sent as a name only).
+        public var gone: [Attachment] = []
     }
 
     /// Sends the attachments, then `text` unless it is blank; stops at the first failed
@@ -31,6 +34,7 @@ public struct Outbox {
             var message = compose("", to: target)
             message.type = attachment.messageType
             message.filePath = attachment.path
+            if access(attachment.path, F_OK) != 0 { result.gone.append(attachment) }
             do throws(StoreError) {
                 try history.append(message, to: target.chatID)
             } catch {

@@ -50,6 +50,8 @@ public enum Report: Equatable, Sendable {
         case contactsSkipped(Int)
         /// `contacts.plist` as a whole could not be used.
         case contacts(String)
+        /// An attachment's file was deleted after `/attach`: it is sent as a name only.
+        case attachmentGone(String)
     }
 }
 

@@ -294,6 +294,7 @@ public final class Session {
         var reports = events.map(Report.draft)
         if text.allSatisfy(\.isWhitespace) && taken.attachments.isEmpty { return reports }
         let result = outbox.send(text, attachments: taken.attachments, to: target)
+        reports += result.gone.map { .warning(.attachmentGone($0.name)) }
         reports += result.stored.map(Report.sent)
         if let failure = result.failure {
             hadSendFailure = true

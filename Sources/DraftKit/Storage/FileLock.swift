@@ -12,11 +12,31 @@ final class FileLock {
     private let fd: Int32
     private var depth = 0
 
+    /// Opens the lock file, making it (mode 0600) when missing. An existing one must be a
+    /// regular file of this user's; a link is never followed (`O_NOFOLLOW`; with
+    /// `O_EXCL`, not even a dangling one), and nothing that was there is changed.
     init(path: String) throws(FileError) {
         self.path = path
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError("open", path: path) }
-        fchmod(fd, 0o600)
+        let made = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if made >= 0 {
+            fchmod(made, 0o600)
+            fd = made
+            return
+        }
+        guard errno == EEXIST else { throw FileError("open", path: path) }
+        let existing = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        guard existing >= 0 else {
+            if errno == ELOOP {
+                throw FileError("open", path: path, code: 0, detail: "it is a symbolic link: remove it")
+            }
+            throw FileError("open", path: path)
+        }
+        var info = stat()
+        guard fstat(existing, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            close(existing)
+            throw FileError("open", path: path, code: 0, detail: "it is not a regular file of yours: remove it")
+        }
+        fd = existing
     }
 
     deinit { close(fd) }

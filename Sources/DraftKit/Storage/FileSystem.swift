@@ -16,30 +16,56 @@ enum FileSystem {
         if let code = faults?(operation, path), code != 0 { throw FileError(operation, path: path, code: code) }
     }
 
-    /// Whether something exists at `path` (`stat`).
+    /// Whether something exists at `path`, a link counting as itself (`lstat`).
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0
+        return lstat(path, &info) == 0
     }
 
     /// Creates a directory with mode 0700, whatever the umask, if it is missing (`mkdir`,
-    /// `chmod`), and returns whether it made it.
+    /// `chmod` of what it just made), and returns whether it made it. A directory that was
+    /// there already is checked to be private (``checkPrivateDirectory(_:followLink:)``)
+    /// and left as it is.
     @discardableResult
-    static func makeDirectory(_ path: String) throws(FileError) -> Bool {
+    static func makeDirectory(_ path: String, followLink: Bool = false) throws(FileError) -> Bool {
         if mkdir(path, 0o700) == 0 {
             try setMode(path, 0o700)
             return true
         }
-        if errno == EEXIST { return false }
-        throw FileError("mkdir", path: path)
+        guard errno == EEXIST else { throw FileError("mkdir", path: path) }
+        try checkPrivateDirectory(path, followLink: followLink)
+        return false
     }
 
-    /// Creates a directory and any missing parents, each with mode 0700 (`mkdir`).
-    static func makeDirectories(_ path: String) throws(FileError) {
-        if FileSystem.exists(path) { return }
+    /// Creates a directory and any missing parents, each with mode 0700 (`mkdir`); an
+    /// existing one (the data directory given, say) must be a private directory. Returns
+    /// whether the last one was made.
+    @discardableResult
+    static func makeDirectories(_ path: String) throws(FileError) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            try checkPrivateDirectory(path, followLink: true)
+            return false
+        }
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !parent.isEmpty { try makeDirectories(parent) }
-        try makeDirectory(path)
+        if !parent.isEmpty && !exists(parent) { try makeDirectories(parent) }
+        return try makeDirectory(path, followLink: true)
+    }
+
+    /// Checks that `path` is a directory of this user's that no one else may write to
+    /// (`stat`, or `lstat` when a link makes no sense there): not a file, a link, a shared
+    /// directory (sticky, writable by group or others) or another user's. Changes nothing.
+    static func checkPrivateDirectory(_ path: String, followLink: Bool) throws(FileError) {
+        var info = stat()
+        guard (followLink ? stat(path, &info) : lstat(path, &info)) == 0 else { throw FileError("stat", path: path) }
+        func refuse(_ why: String) -> FileError {
+            FileError("open", path: path, code: 0, detail: why)
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw refuse("it is \(kindName(info.st_mode)), not a directory") }
+        if info.st_uid != geteuid() { throw refuse("it belongs to another user: give a directory of your own") }
+        if info.st_mode & S_ISVTX != 0 || info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            throw refuse("it is shared (sticky, or writable by others): give a directory of your own")
+        }
     }
 
     /// Sets a path's permission bits (`chmod`), whatever the umask was when it was made.
@@ -61,11 +87,11 @@ enum FileSystem {
     /// does not exist.
     ///
     /// Opened with `O_NONBLOCK`, so a FIFO or a device where a file belongs cannot make it
-    /// wait, and checked with `fstat` to be a regular file before a byte is read; more than
-    /// `limit` bytes is an error (`EFBIG`), never an allocation of whatever size a file
-    /// claims.
+    /// wait, and `O_NOFOLLOW`, so a link is never read through (`ELOOP`); checked with
+    /// `fstat` to be a regular file before a byte is read; more than `limit` bytes is an
+    /// error (`EFBIG`), never an allocation of whatever size a file claims.
     static func read(_ path: String, limit: Int = FileSystem.defaultReadLimit) throws(FileError) -> Data? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw FileError("open", path: path)

@@ -102,7 +102,6 @@ public final class PropertyListHistory: HistoryStore {
         index = SegmentIndex(directory: directory)
         do {
             try FileSystem.makeDirectories(directory)
-            try FileSystem.setMode(directory, 0o700)
             for kind in ChatID.Kind.allCases where try FileSystem.makeDirectory(Self.root(of: kind, in: directory)) {
                 try FileSystem.syncDirectory(directory)
             }
@@ -166,6 +165,7 @@ public final class PropertyListHistory: HistoryStore {
     }
 
     public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message] {
+        try checkChatDirectory(chat)
         guard limit > 0, var index = lastSegment(of: chat) else { return [] }
         var result: [Message] = []
         try readable(chat) { () throws(FileError) in
@@ -179,6 +179,7 @@ public final class PropertyListHistory: HistoryStore {
     }
 
     public func messageCount(in chat: ChatID) throws(StoreError) -> Int {
+        try checkChatDirectory(chat)
         guard let last = lastSegment(of: chat) else { return 0 }
         return try readable(chat) { () throws(FileError) in
             try lock.withLock { () throws(FileError) in
@@ -210,6 +211,7 @@ public final class PropertyListHistory: HistoryStore {
             for name in names.sorted() {
                 guard let chat = ChatID(name, kind: kind) else { continue }
                 do throws(FileError) {
+                    try FileSystem.checkPrivateDirectory(path(of: chat), followLink: false)
                     guard let last = lastSegment(of: chat) else { continue }
                     var lastMessage = try readSegment(chat, last, repair: true)?.last
                     if lastMessage == nil, last > 0 {
@@ -226,6 +228,17 @@ public final class PropertyListHistory: HistoryStore {
     }
 
     // MARK: - Errors
+
+    /// A chat's directory, when it exists, must be a directory of this user's, not a link
+    /// or a file: else the chat is damaged (and nothing in it is read or written).
+    private func checkChatDirectory(_ chat: ChatID) throws(StoreError) {
+        guard FileSystem.exists(path(of: chat)) else { return }
+        do throws(FileError) {
+            try FileSystem.checkPrivateDirectory(path(of: chat), followLink: false)
+        } catch {
+            throw .damagedChat(chat, error.reason)
+        }
+    }
 
     private func available<T>(_ body: () throws(FileError) -> T) throws(StoreError) -> T {
         do { return try body() } catch { throw .unavailable(error.description) }
@@ -280,7 +293,7 @@ public final class PropertyListHistory: HistoryStore {
             guard let read = try FileSystem.read(path) else { return nil }
             data = read
         } catch {
-            if error.code == 0 || error.code == EFBIG || error.code == EISDIR { return nil }
+            if error.code == 0 || error.code == EFBIG || error.code == EISDIR || error.code == ELOOP { return nil }
             throw error
         }
         return try? PropertyListDecoder().decode([Message].self, from: data)

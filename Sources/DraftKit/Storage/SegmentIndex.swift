@@ -29,11 +29,11 @@ final class SegmentIndex {
 
     /// The index of a chat's last segment, or `nil` when it has none.
     ///
-    /// Segments are numbered from 0 without gaps, so a hint is right when its segment
-    /// exists and the next does not. The hints tried: the index this object remembers,
-    /// then the `last` link; else a doubling search and a binary search over `stat` calls.
-    /// Indexes past ``maximum`` are never tried, so no name can make the
-    /// arithmetic overflow.
+    /// A hint is right when its segment exists and the next does not. The hints tried:
+    /// the index this object remembers, then the `last` link (each checked with two
+    /// `lstat` calls). When neither holds (after a crash, or files moved by hand), the
+    /// chat's directory is listed once and the highest segment number wins, gaps or not.
+    /// Numbers past ``maximum`` are ignored, so no name can make the arithmetic overflow.
     func lastSegment(of chat: ChatID) -> Int? {
         func exists(_ index: Int) -> Bool { FileSystem.exists(segmentPath(chat, index)) }
         func isLast(_ index: Int) -> Bool {
@@ -41,25 +41,25 @@ final class SegmentIndex {
                 && (index == Self.maximum || !exists(index + 1))
         }
         if let hint = lastSegmentHint[chat], isLast(hint) { return hint }
-        if let link = FileSystem.linkTarget(path(of: chat) + "/last"), link.hasSuffix(".plist"),
-            let hint = Int(link.dropLast(6)), isLast(hint)
-        {
+        if let link = FileSystem.linkTarget(path(of: chat) + "/last"), let hint = Self.number(link), isLast(hint) {
             lastSegmentHint[chat] = hint
             return hint
         }
-        guard exists(0) else { return nil }
-        var low = 0
-        var high = 1
-        while high <= Self.maximum && exists(high) {
-            low = high
-            high = min(high * 2, Self.maximum + 1)
-        }
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if exists(middle) { low = middle } else { high = middle }
-        }
-        lastSegmentHint[chat] = low
-        return low
+        guard let names = try? FileSystem.names(in: path(of: chat)),
+            let last = names.compactMap(Self.number).max()
+        else { return nil }
+        lastSegmentHint[chat] = last
+        return last
+    }
+
+    /// The number in a segment's name (`00000042.plist`), when it is one within range.
+    static func number(_ name: String) -> Int? {
+        guard name.hasSuffix(".plist") else { return nil }
+        let digits = name.dropLast(6)
+        guard (8...9).contains(digits.count), digits.utf8.allSatisfy({ (48...57).contains($0) }),
+            let number = Int(digits), number <= maximum
+        else { return nil }
+        return number
     }
 
     /// Remembers a chat's last segment, and moves its `last` link when a new segment
