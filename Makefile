@@ -53,7 +53,7 @@ fuzz: setup
 	@for target in $(FUZZ_TARGETS); do \
 		echo "fuzz: building $$target"; \
 		swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -D FUZZING -module-name DraftKit \
-			$$(find Sources/DraftKit -name '*.swift') Sources/DraftKitFuzzing/*.swift Fuzz/$$target.swift \
+			$$(find Sources/DraftKit Sources/DraftlineREPL -name '*.swift') Sources/DraftKitFuzzing/*.swift Fuzz/$$target.swift \
 			-o .build/fuzz/$$target || exit 1; \
 		mkdir -p .build/fuzz/corpus-$$target; \
 		echo "fuzz: running $$target for $(FUZZ_SECONDS) s (log: .build/fuzz/$$target.log)"; \

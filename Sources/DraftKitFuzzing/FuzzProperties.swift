@@ -131,7 +131,7 @@ public enum FuzzProperties {
         let chat = data + "/chats/carol"
         try? FileManager.default.createDirectory(atPath: chat, withIntermediateDirectories: true)
         let valid = (try? PropertyListEncoder().encode([Message(content: "kept")])) ?? Data()
-        FileManager.default.createFile(atPath: scratch + "/elsewhere.plist", contents: valid)
+        _ = FileManager.default.createFile(atPath: scratch + "/elsewhere.plist", contents: valid)
         var index = 0
         while index + 1 < bytes.count && index < 16 {
             let what = bytes[index] % 8
@@ -150,13 +150,13 @@ public enum FuzzProperties {
             let path = chat + "/" + name
             try? FileManager.default.removeItem(atPath: path)
             switch what {
-            case 0: FileManager.default.createFile(atPath: path, contents: valid)
-            case 1: FileManager.default.createFile(atPath: path, contents: Data(bytes[index...].prefix(32)))
+            case 0: _ = FileManager.default.createFile(atPath: path, contents: valid)
+            case 1: _ = FileManager.default.createFile(atPath: path, contents: Data(bytes[index...].prefix(32)))
             case 2: try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             case 3: _ = mkfifo(path, 0o600)
             case 4: _ = symlink("/dev/zero", path)
             case 5: _ = symlink(chat + "/nowhere", path)
-            case 6: FileManager.default.createFile(atPath: path, contents: Data())
+            case 6: _ = FileManager.default.createFile(atPath: path, contents: Data())
             default: _ = symlink(scratch + "/elsewhere.plist", path)
             }
         }

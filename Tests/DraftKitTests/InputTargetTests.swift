@@ -94,6 +94,16 @@ struct InputTargetTests {
         #expect(!session.drafts.hasDraft(for: key))
     }
 
+    @Test func anAttachmentDeletedBeforeTheSendGetsAWarningAndIsSentByName() throws {
+        type("/open alice")
+        let path = file("gone.txt")
+        type("/attach \(path)")
+        try FileManager.default.removeItem(atPath: path)
+        let output = type("caption")
+        #expect(output.first == OutputLine(.warning, "gone.txt was deleted after /attach: it is sent as a name only"))
+        #expect(history.messages(ChatID("alice")!).map(\.type) == ["file", "text"])
+    }
+
     @Test func mediaOnlyDraftIsSentByABlankLine() {
         type("/open alice")
         type("/attach \(file("a.png"))")

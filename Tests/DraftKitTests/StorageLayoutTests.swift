@@ -121,4 +121,19 @@ struct StorageLayoutTests {
         #expect(try history.recentMessages(in: ChatID("bob")!, limit: 5).map(\.content) == ["bob again"])
         #expect(warnings.count == 1, "\(warnings)")
     }
+
+    @Test(arguments: [Int.max, -1, 1 << 40])
+    func aCountFileWithFiguresOutOfRangeIsNotBelieved(_ figure: Int) throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        let alice = ChatID("alice")!
+        for index in 0..<9 { try history.append(Message(content: "m\(index)"), to: alice) }
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        try encoder.encode(["segments": 2, "messages": figure]).write(
+            to: URL(fileURLWithPath: data + "/chats/alice/count"))
+        #expect(try PropertyListHistory(directory: data, segmentCapacity: 4).messageCount(in: alice) == 9)
+        try encoder.encode(["segments": figure, "messages": 8]).write(
+            to: URL(fileURLWithPath: data + "/chats/alice/count"))
+        #expect(try PropertyListHistory(directory: data, segmentCapacity: 4).messageCount(in: alice) == 9)
+    }
 }

@@ -6,6 +6,10 @@ import Foundation
 /// figure stays exact whatever capacity wrote each segment. The file is a cache: it is
 /// written without syncing, and a missing, stale or unreadable one only costs a recount.
 struct SegmentCount {
+    /// More messages than any segment holds: a file claiming more is not believed, so no
+    /// figure from disk can make the sums overflow.
+    static let largestSegment = 1 << 20
+
     /// The file's path.
     let path: String
     let temporaryDirectory: String
@@ -15,7 +19,8 @@ struct SegmentCount {
     func read() -> (segments: Int, messages: Int) {
         guard let data = try? FileSystem.read(path, limit: 4096),
             let cache = try? PropertyListDecoder().decode([String: Int].self, from: data),
-            let segments = cache["segments"], let messages = cache["messages"], segments >= 0, messages >= 0
+            let segments = cache["segments"], let messages = cache["messages"],
+            (0...SegmentIndex.maximum).contains(segments), (0...segments * Self.largestSegment).contains(messages)
         else { return (0, 0) }
         return (segments, messages)
     }
