@@ -1,53 +1,23 @@
 import Foundation
 import Glibc
 
-/// Chat history in property-list files under a data directory.
+/// Chat history in property-list files under a data directory: the layout and its
+/// reasons are in the DocC article "Storage layout".
 ///
-/// ## Layout
+/// Each chat (`chats/<global_key>/`, or `threads/<kind>_<id>/` for a comment thread) is a
+/// directory of numbered *segments*: binary property lists, each an array of at most
+/// ``segmentCapacity`` message dictionaries, that any property-list reader opens. Only
+/// the last segment changes. A send reads and rewrites that one small file; opening a
+/// chat reads its last one or two; start-up reads none. The last segment is found
+/// through hints checked with two `lstat` calls (``SegmentIndex``), and counts are exact
+/// through a cache of full segments (``SegmentCount``).
 ///
-/// ```
-/// <data>/format                       the layout's version: 2
-/// <data>/lock                         lock file: every writer takes flock(LOCK_EX) on it
-/// <data>/tmp/                         temporary files, renamed into place when complete
-/// <data>/chats/<global_key>/          a private chat
-/// <data>/threads/<kind>_<id>/         a comment thread, such as threads/tweet_123
-/// <chat>/00000000.plist, 00000001.plist ...   segments
-/// <chat>/last                         symbolic link to the last segment: a hint
-/// <chat>/count                        how many messages the full segments hold: a cache
-/// ```
-///
-/// Each chat is a directory of numbered *segments*. A segment is a binary property list
-/// holding an array of at most ``segmentCapacity`` message dictionaries, in order; the
-/// last segment is the only one that changes. Any property-list reader (Python's
-/// `plistlib` included) reads each file. Private chats and comment threads live in two
-/// directories, so no global_key can make a chat share a thread's history.
-///
-/// Why: the chat-log design this follows keeps one growing array per chat and rewrites
-/// it on every send, so sending and opening cost more the longer the history. Here a
-/// send reads and rewrites one small segment, and opening a chat reads only its last one
-/// or two segments, whatever the size of the history; start-up reads none of it. The
-/// last segment is found through the `last` link, checked with two `stat` calls (it is
-/// replaced only when a new segment starts, so a crash can leave it stale); when it is
-/// missing or stale, by probing file names, never by listing the directory.
-///
-/// ## Counting
-///
-/// ``messageCount(in:)`` adds the `count` file's figure for the full segments it covers
-/// (``SegmentCount``) to a count of the rest, so it is exact whatever capacities wrote the
-/// chat.
-///
-/// ## Safety
-///
-/// A send takes the lock, re-reads the last segment, writes the new segment to `tmp/`,
-/// syncs it, renames it into place and syncs the chat directory: only then does it
-/// return. A kill at any moment leaves the old segment or the new one. Files are 0600
-/// and directories 0700, whatever the umask. A segment that does not parse, or that is
-/// not a regular file, is moved aside unchanged (`<name>.corrupt-<UTC time>`), an empty
-/// one takes its place, and a warning says so.
-///
-/// ## Older layouts
-///
-/// A directory written before comment threads had their own namespace is brought up to
+/// A send takes the lock, re-reads the last segment, writes the new one to `tmp/`, syncs
+/// it, renames it into place and syncs the directory: only then does it return, and a
+/// kill at any moment leaves the old segment or the new one. Files are 0600 and the
+/// directories draftline makes 0700, whatever the umask. A segment that does not parse,
+/// or is not a regular file, is moved aside unchanged (`<name>.corrupt-<UTC time>`), an
+/// empty one takes its place, and a warning says so. An older layout is brought up to
 /// date when opened (``LayoutUpgrade``).
 public final class PropertyListHistory: HistoryStore {
     /// The data directory.
