@@ -39,6 +39,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case noSuchAttachment(String, count: Int)
     /// A latitude or longitude that is not a number in range.
     case invalidCoordinate(String, name: String, range: ClosedRange<Double>)
+    /// An `/expect` that did not hold: what was stated, and what was found.
+    case expectationFailed(String, found: String)
     /// `/discard` with no draft here.
     case noDraftHere
     /// `/undo` with nothing lost to bring back.
@@ -94,6 +96,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
                 : "no attachment '\(text)': give a number from 1 to \(count), or nothing for all"
         case .invalidCoordinate(let text, let name, let range):
             return "'\(text)' is not a \(name): give a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+        case .expectationFailed(let statement, let found):
+            return "expectation failed: \(statement); found \(found)"
         case .noDraftHere:
             return "no draft here to discard"
         case .nothingToUndo:

@@ -14,6 +14,9 @@ public struct Options: Equatable, Sendable {
     public var showHelp = false
     /// `--version`.
     public var showVersion = false
+    /// `--strict`: on a pipe, the first error or failed expectation ends the run with
+    /// status 1.
+    public var strict = false
 
     public init() {}
 
@@ -22,7 +25,7 @@ public struct Options: Equatable, Sendable {
 
     /// The usage text `--help` prints.
     public static let usage = """
-        usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace]
+        usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace] [--strict]
                draftline --tour [--tour-speed N]
                draftline --help | --version
 
@@ -34,8 +37,10 @@ public struct Options: Equatable, Sendable {
                              else ~/.local/share/draftline)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
           --trace            print a line for every draft event (save, restore, remove...)
+          --strict           on a pipe, end with status 1 at the first error or failed
+                             /expect (a script as a test)
           --tour             play a guided tour of the draft flow (needs a terminal;
-                             uses a scratch data directory; any key skips ahead)
+                             keeps its history in memory; any key skips ahead)
           --tour-speed N     type the tour N times as fast (default 1)
           --help             show this help
           --version          show the version
@@ -43,6 +48,11 @@ public struct Options: Equatable, Sendable {
         With standard input not a terminal, draftline reads one line per command or
         message, writes no prompt, and exits 0 at end of input (1 if a message could not
         be stored). Type /help inside draftline for commands and keys.
+
+        environment:
+          SOURCE_DATE_EPOCH  pin the clock at these seconds since 1970: every time, age
+                             and message ID follows it, so a script run twice gives the
+                             same output and the same files
         """
 
     /// Parses the arguments (without the program name).
@@ -67,6 +77,7 @@ public struct Options: Equatable, Sendable {
                 }
                 editor = mode
             case "--trace": trace = true
+            case "--strict": strict = true
             case "--tour": tour = true
             case "--tour-speed":
                 let text = try value(for: argument)
@@ -99,4 +110,19 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+extension Options {
+    /// The pinned time `SOURCE_DATE_EPOCH` gives (the reproducible-builds convention), or
+    /// `nil` when it is not set; a value that is not a whole number of seconds since 1970
+    /// is a usage error.
+    public static func pinnedTime(environment: [String: String]) throws(UsageError) -> Double? {
+        guard let text = environment["SOURCE_DATE_EPOCH"] else { return nil }
+        guard text.utf8.allSatisfy({ (48...57).contains($0) }), let seconds = Int64(text),
+            seconds <= 253_402_300_799  // 9999-12-31
+        else {
+            throw UsageError("SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, not '\(text)'")
+        }
+        return Double(seconds)
+    }
 }

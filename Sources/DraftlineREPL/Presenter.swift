@@ -68,6 +68,8 @@ public struct Presenter {
             ]
         case .abandoned:
             return [info("line abandoned: /undo brings it back")]
+        case .expectationMet(let statement):
+            return [info("ok: " + Self.flat(statement))]
         case .forgotten(let keys):
             let names = keys.map(\.rawValue).joined(separator: ", ")
             return [info("\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))")]

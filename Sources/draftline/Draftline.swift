@@ -32,6 +32,19 @@ enum Draftline {
             Console.write("draftline \(Options.version)\n", to: .output)
             return ExitStatus.success
         }
+        let pinned: Double?
+        do {
+            pinned = try Options.pinnedTime(environment: environment)
+        } catch {
+            Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
+            return ExitStatus.usage
+        }
+        let clock: @Sendable () -> Date
+        if let pinned {
+            clock = { Date(timeIntervalSince1970: pinned) }
+        } else {
+            clock = { Date() }
+        }
         let terminal = isatty(0) == 1 && isatty(1) == 1
         Console.decideColour(environment: environment, terminal: terminal && isatty(2) == 1)
         if options.tour {
@@ -46,10 +59,11 @@ enum Draftline {
         do throws(Failure) {
             let path: String
             do { path = try options.resolvedDataDirectory(environment: environment) } catch { throw .usage(error) }
-            do { data = try DataDirectory(path: path) } catch { throw .store(error) }
+            do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
-                workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"])
+                workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
+                idSuffix: pinned == nil ? .random : .sequential)
             frontend = Frontend(session)
         } catch {
             Console.write(
@@ -59,7 +73,7 @@ enum Draftline {
         if terminal {
             return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory).run()
         }
-        return PipeREPL(frontend: frontend).run()
+        return PipeREPL(frontend: frontend, strict: options.strict).run()
     }
 
     private enum Failure: Error, CustomStringConvertible {

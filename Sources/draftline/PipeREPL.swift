@@ -7,6 +7,8 @@ import Glibc
 /// not be stored.
 struct PipeREPL {
     let frontend: Frontend
+    /// Whether the first error or failed expectation ends the run (`--strict`).
+    var strict = false
 
     func run() -> Int32 {
         // No edit line can take unsent text back: it goes on the undo stack instead.
@@ -28,9 +30,16 @@ struct PipeREPL {
                         OutputLine(.warning, "line \(number) is not valid UTF-8: each bad byte was read as U+FFFD")
                     ])
                 }
+                var failed = false
                 PipedLine.play(text, prefill: { frontend.prefill }) { event in
-                    guard !frontend.hasQuit else { return }
-                    Console.show(frontend.handle(event))
+                    guard !frontend.hasQuit, !failed else { return }
+                    let lines = frontend.handle(event)
+                    Console.show(lines)
+                    failed = strict && lines.contains { $0.kind == .error }
+                }
+                if failed {
+                    Console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+                    return Draftline.ExitStatus.failure
                 }
             }
         }

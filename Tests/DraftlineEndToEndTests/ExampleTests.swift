@@ -53,4 +53,40 @@ struct ExampleTests {
         #expect(result.output.contains("{ privateMessage_alice = \"Bob's ID is \" @12 }"))
         #expect(result.output.contains("quit: every draft is forgotten               {  }"))
     }
+
+    /// Every file under a directory, by relative path, with its bytes (a link: its target).
+    static func snapshot(_ root: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return files }
+        for case let name as String in walker {
+            let path = root + "/" + name
+            let type = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
+            if type == .typeSymbolicLink {
+                files[name] = Data(try FileManager.default.destinationOfSymbolicLink(atPath: path).utf8)
+            } else if type == .typeRegular {
+                files[name] = FileManager.default.contents(atPath: path)
+            }
+        }
+        return files
+    }
+
+    /// With the clock pinned (SOURCE_DATE_EPOCH), a script run twice gives byte-identical
+    /// output and identical stored files.
+    @Test(arguments: ["draft-flow", "two-chats", "comment-thread"])
+    func aScriptRunTwiceWithAPinnedClockGivesTheSameBytes(_ name: String) throws {
+        let script = Self.examples.appendingPathComponent("sessions/\(name).sh").path
+        var runs: [(output: Data, files: [String: Data])] = []
+        for _ in 0..<2 {
+            let fixture = try Fixture()
+            let result = try Fixture.run(
+                "/bin/sh", arguments: [script, Fixture.executable, fixture.dataDirectory],
+                environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "SOURCE_DATE_EPOCH": "1700000000"],
+                timeout: 60)
+            #expect(result.status == 0)
+            runs.append((result.output, try Self.snapshot(fixture.dataDirectory)))
+        }
+        #expect(runs[0].output == runs[1].output)
+        #expect(runs[0].files == runs[1].files, "stored files differ")
+        #expect(runs[0].files.keys.contains { $0.hasSuffix("00000000.plist") })
+    }
 }

@@ -133,3 +133,61 @@ struct PipeChatListTests {
         #expect(lines.contains { $0.hasPrefix("  privateMessage_alice  \"half a thought\"  cursor 14  media 0  age ") })
     }
 }
+
+/// draftline as a QA instrument: expectations, --strict, a pinned clock.
+@Suite("Checked expectations on a pipe")
+struct ExpectationTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    @Test func expectationsSayWhatHeldAndWhatWasFound() throws {
+        let script = [
+            "/open alice", "hello", "/expect last-message hello", "/expect last-message nope", "more\u{18}b",
+            "/expect draft privateMessage_alice more", "/expect no-draft privateMessage_bob", "/expect screen home",
+            "/expect media privateMessage_alice 1", "/expect sideways",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        for held in [
+            "ok: last message is \"hello\"", "ok: draft privateMessage_alice is \"more\"",
+            "ok: no draft for privateMessage_bob", "ok: screen is home",
+        ] {
+            #expect(result.output.contains(held), "\(held)")
+        }
+        #expect(
+            result.error.split(separator: "\n") == [
+                "error: expectation failed: last message is \"nope\"; found \"hello\"",
+                "error: expectation failed: privateMessage_alice has 1 attached; found 0",
+                "error: unexpected 'sideways': usage is /expect draft|no-draft|media|last-message|screen [details]",
+            ])
+    }
+
+    @Test func strictEndsTheRunAtTheFirstFailureWithStatusOne() throws {
+        let result = try fixture.runPiped(
+            "/open alice\n/expect screen bob\nnot sent\n", arguments: ["--data-dir", fixture.dataDirectory, "--strict"])
+        #expect(result.status == 1)
+        #expect(result.error.hasSuffix("draftline: stopped at line 2 (--strict)\n"))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    @Test(arguments: ["12x", "-5", "1e9", "", "99999999999999999999"])
+    func aMalformedSourceDateEpochIsAUsageError(_ value: String) throws {
+        let result = try Fixture.run(
+            Fixture.executable, arguments: ["--data-dir", fixture.dataDirectory],
+            environment: fixture.environment(["SOURCE_DATE_EPOCH": value]), timeout: 20)
+        #expect(result.status == 64)
+        #expect(String(decoding: result.error, as: UTF8.self).contains("SOURCE_DATE_EPOCH must be a whole number"))
+    }
+
+    @Test func aPinnedClockDatesEveryMessageAndAge() throws {
+        let result = try Fixture.run(
+            Fixture.executable, arguments: ["--data-dir", fixture.dataDirectory],
+            environment: fixture.environment(["SOURCE_DATE_EPOCH": "1700000000"]),
+            input: Data("/open alice\none\ntwo\nleft\u{18}b\n/drafts\n".utf8), timeout: 20)
+        #expect(String(decoding: result.output, as: UTF8.self).contains("age 0s"))
+        let stored = try fixture.messages(in: "alice")
+        #expect(stored.map(\.sentAt) == Array(repeating: Date(timeIntervalSince1970: 1_700_000_000), count: 2))
+        #expect(stored.map(\.messageID) == ["1700000000000-1", "1700000000000-2"])
+    }
+}

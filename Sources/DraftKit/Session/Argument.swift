@@ -27,6 +27,8 @@ public struct Argument: Sendable {
         case onOff
         /// A speed above 0 and at most 1000.
         case speed
+        /// One of these words.
+        case choice([String])
     }
 
     /// A parsed value.
@@ -90,6 +92,9 @@ public struct Argument: Sendable {
                 throw .invalidSpeed(text)
             }
             return .real(speed)
+        case .choice(let words):
+            guard words.contains(text) else { throw .unexpectedArgument(text, usage: usage) }
+            return .text(text)
         }
     }
 
@@ -100,6 +105,7 @@ public struct Argument: Sendable {
         case .replyTarget: return users.map { "@" + $0.rawValue }
         case .commentKind: return CommentKind.allCases.map(\.rawValue)
         case .onOff: return ["on", "off"]
+        case .choice(let words): return words
         default: return []
         }
     }

@@ -4,6 +4,9 @@ public enum CommandCatalogue {
     public static let defaultHistoryCount = 20
     /// The counts `/history` accepts.
     public static let historyRange = 1...1000
+    /// What `/expect` checks: `draft <key> <text>`, `no-draft <key>`, `media <key> <n>`,
+    /// `last-message <text>`, `screen <home|user|profile user|kind id>`.
+    public static let expectations = ["draft", "no-draft", "media", "last-message", "screen"]
 
     /// The declarations.
     public static let all: [CommandSpec] = [
@@ -69,6 +72,16 @@ public enum CommandCatalogue {
             "tour", [Argument("speed", .speed, optional: true)],
             "play the guided tour of the draft flow (speed: 2 is twice as fast)"
         ) { session, arguments throws(DraftlineError) in try session.requestTour(speed: arguments.real(0) ?? 1) },
+        CommandSpec(
+            "expect",
+            [
+                Argument(expectations.joined(separator: "|"), .choice(expectations)),
+                Argument("details", .text, optional: true),
+            ],
+            "check a draft, a message or the screen, for QA scripts (--strict stops at a failure)"
+        ) { session, arguments throws(DraftlineError) in
+            try session.expect(arguments.text(0)!, arguments.text(1) ?? "")
+        },
         CommandSpec("help", "this help") { _, _ throws(DraftlineError) in [.help] },
         CommandSpec("quit", "quit: every draft is discarded, history stays") { session, _ throws(DraftlineError) in
             session.quit()

@@ -3,17 +3,32 @@ import Glibc
 
 /// Turns what the user sends into messages and stores them in history: each attachment
 /// as a message of its own, then the text.
-public struct Outbox {
+public final class Outbox {
+    /// How a message ID ends, after the clock's milliseconds.
+    public enum IDSuffix: Sendable {
+        /// Random bits: two processes sending in the same millisecond stay apart.
+        case random
+        /// A count from 1 in this process: with a pinned clock, a run gives the same IDs
+        /// every time.
+        case sequential
+    }
+
     /// Where messages go.
     public let history: any HistoryStore
     /// The sender's avatar, stored in each message's `mineHead`.
     public let identity: String
     private let clock: @Sendable () -> Date
+    private let suffix: IDSuffix
+    private var sent = 0
 
-    public init(history: any HistoryStore, identity: String = "me", clock: @escaping @Sendable () -> Date) {
+    public init(
+        history: any HistoryStore, identity: String = "me", clock: @escaping @Sendable () -> Date,
+        idSuffix: IDSuffix = .random
+    ) {
         self.history = history
         self.identity = identity
         self.clock = clock
+        self.suffix = idSuffix
     }
 
     /// What a send did: the messages stored, in order, and, when a write failed, why and
@@ -66,14 +81,18 @@ public struct Outbox {
         let other = target.otherUser?.rawValue ?? ""
         let now = clock()
         return Message(
-            chatID: target.chatID.rawValue, messageID: Self.messageID(at: now), content: text, target: other,
+            chatID: target.chatID.rawValue, messageID: messageID(at: now), content: text, target: other,
             mineHead: identity, otherHead: other, type: "text", sentAt: now)
     }
 
-    /// A unique, time-ordered message ID: milliseconds since 1970 by the clock, then random
-    /// bits (two processes may send in the same millisecond).
-    static func messageID(at time: Date) -> String {
+    /// A unique, time-ordered message ID: milliseconds since 1970 by the clock, then the
+    /// suffix.
+    private func messageID(at time: Date) -> String {
         let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
-        return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        sent += 1
+        switch suffix {
+        case .random: return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        case .sequential: return "\(milliseconds)-\(String(sent, radix: 16))"
+        }
     }
 }

@@ -37,6 +37,8 @@ public enum Report: Equatable, Sendable {
     case quitPending(Int)
     /// Ctrl-C abandoned a line that went on the undo stack.
     case abandoned
+    /// An `/expect` that held.
+    case expectationMet(String)
     /// Something the user asked for went wrong.
     case error(DraftlineError)
     /// Something noticed on the way, such as a damaged file moved aside.

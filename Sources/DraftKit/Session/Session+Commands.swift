@@ -110,4 +110,69 @@ extension Session {
         let gone = events.map(\.key)
         return events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)])
     }
+
+    /// `/expect`: checks what a tester states; a mismatch is one error line saying what
+    /// was expected and what was found.
+    func expect(_ what: String, _ details: String) throws(DraftlineError) -> [Report] {
+        var words = Command.Words(details)
+        /// The rest of the line; in double quotes, exactly what is between them (so that
+        /// blanks at either end count).
+        func quotedRest() -> String {
+            let rest = words.takeRest()
+            guard rest.count >= 2, rest.hasPrefix("\""), rest.hasSuffix("\"") else { return rest }
+            return String(rest.dropFirst().dropLast())
+        }
+        func draftKey() throws(DraftlineError) -> String {
+            guard let key = words.next() else {
+                throw .missingArgument(usage: "/expect \(what) <key>" + (what == "no-draft" ? "" : " ..."))
+            }
+            return key
+        }
+        func check(_ holds: Bool, _ statement: String, found: String) throws(DraftlineError) -> [Report] {
+            guard holds else { throw .expectationFailed(statement, found: found) }
+            return [.expectationMet(statement)]
+        }
+        switch what {
+        case "draft", "no-draft", "media":
+            let key = try draftKey()
+            let draftKey = drafts.keys.first { $0.rawValue == key }
+            let text = draftKey.flatMap { drafts.text(for: $0)?.text }
+            let media = draftKey.map { drafts.attachments(for: $0).count } ?? 0
+            let shown = text.map { "\"\($0)\"" } ?? "no text"
+            switch what {
+            case "draft":
+                let expected = quotedRest()
+                return try check(text == expected, "draft \(key) is \"\(expected)\"", found: shown)
+            case "no-draft":
+                return try check(text == nil && media == 0, "no draft for \(key)", found: "\(shown), \(media) attached")
+            default:
+                let expected = words.next() ?? ""
+                guard let count = Int(expected) else { throw .invalidCount(expected, range: 0...Int.max) }
+                return try check(media == count, "\(key) has \(count) attached", found: "\(media)")
+            }
+        case "last-message":
+            let target = try currentTarget()
+            let last: Message?
+            do throws(StoreError) { last = try history.recentMessages(in: target.chatID, limit: 1).last } catch {
+                throw .historyUnreadable(error.description)
+            }
+            let expected = quotedRest()
+            return try check(
+                last?.content == expected, "last message is \"\(expected)\"",
+                found: last.map { "\"\($0.content)\"" } ?? "no message")
+        default:
+            let expected = words.takeRest()
+            return try check(screenName == expected, "screen is \(expected)", found: screenName)
+        }
+    }
+
+    /// The screen as `/expect screen` names it: `home`, `alice`, `profile alice`, `tweet 123`.
+    var screenName: String {
+        switch screen {
+        case .home: return "home"
+        case .chat(.privateChat(let user)): return user.rawValue
+        case .chat(.comment(let kind, let id, _)): return "\(kind.rawValue) \(id)"
+        case .profile(let user): return "profile \(user)"
+        }
+    }
 }

@@ -61,7 +61,8 @@ public final class Session {
     /// `home` resolve relative paths and `~` given to `/attach`.
     public init(
         contacts: @autoclosure @escaping () -> ContactBook, history: any HistoryStore, tracing: Bool = false,
-        workingDirectory: String = "/", home: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        workingDirectory: String = "/", home: String? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+        idSuffix: Outbox.IDSuffix = .random
     ) {
         self.loadContacts = contacts
         self.history = history
@@ -70,7 +71,7 @@ public final class Session {
         self.home = home
         self.clock = clock
         rules = DraftRules(clock: clock)
-        outbox = Outbox(history: history, clock: clock)
+        outbox = Outbox(history: history, clock: clock, idSuffix: idSuffix)
         history.onWarning = { [weak self] warning in self?.pendingReports.append(.warning(.store(warning))) }
     }
 
