@@ -90,9 +90,12 @@ public final class Fixture {
         process.standardError = stderr
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
+        ignoreBrokenPipes
         try process.run()
         Thread {
-            stdin.fileHandleForWriting.write(input)
+            // A child that never reads (its standard input closed) must not take the tests
+            // down: the write fails with EPIPE instead of raising SIGPIPE.
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
             try? stdin.fileHandleForWriting.close()
         }.start()
         let output = PipeCollector(stdout.fileHandleForReading)
@@ -179,6 +182,10 @@ public final class Fixture {
         return hits
     }
 }
+
+/// SIGPIPE ignored in the test process, once: a write to a child that has gone fails with
+/// EPIPE rather than killing every test.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
 /// Reads a pipe to its end on a thread of its own, so that a full pipe cannot block the
 /// child while another is read.
