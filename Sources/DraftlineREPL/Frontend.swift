@@ -10,6 +10,8 @@ public final class Frontend {
     public let session: Session
     /// Turns its reports into lines.
     public var presenter: Presenter
+    /// Sees every event's reports, before they become lines (the trace file).
+    public var onReports: (([Report]) -> Void)?
 
     public init(_ session: Session, presenter: Presenter = Presenter()) {
         self.session = session
@@ -19,7 +21,9 @@ public final class Frontend {
     /// Handles one input event and returns the lines to show.
     @discardableResult
     public func handle(_ event: InputEvent) -> [OutputLine] {
-        presenter.lines(for: session.handle(event), in: session)
+        let reports = session.handle(event)
+        onReports?(reports)
+        return presenter.lines(for: reports, in: session)
     }
 
     /// The lines for reports the session made outside an event (the draft map).

@@ -17,6 +17,10 @@ public struct Options: Equatable, Sendable {
     /// `--strict`: on a pipe, the first error or failed expectation ends the run with
     /// status 1.
     public var strict = false
+    /// `--trace-file PATH`: every draft and message event, one line each, in this file.
+    public var traceFile: String?
+    /// `--trace-format json|debuglog`: how the trace file is written.
+    public var traceFormat = TraceFormat.json
 
     public init() {}
 
@@ -26,6 +30,7 @@ public struct Options: Equatable, Sendable {
     /// The usage text `--help` prints.
     public static let usage = """
         usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace] [--strict]
+                         [--trace-file PATH [--trace-format json|debuglog]]
                draftline --tour [--tour-speed N]
                draftline --help | --version
 
@@ -39,6 +44,11 @@ public struct Options: Equatable, Sendable {
           --trace            print a line for every draft event (save, restore, remove...)
           --strict           on a pipe, end with status 1 at the first error or failed
                              /expect (a script as a test)
+          --trace-file PATH  append every draft and message event to PATH, one a line;
+                             this file holds draft text (without it, drafts never
+                             reach the disk)
+          --trace-format F   json (one object a line, the default) or debuglog (the
+                             original input view's own log lines)
           --tour             play a guided tour of the draft flow (needs a terminal;
                              keeps its history in memory; any key skips ahead)
           --tour-speed N     type the tour N times as fast (default 1)
@@ -78,6 +88,16 @@ public struct Options: Equatable, Sendable {
                 editor = mode
             case "--trace": trace = true
             case "--strict": strict = true
+            case "--trace-file":
+                let path = try value(for: argument)
+                guard !path.isEmpty else { throw UsageError("--trace-file needs a non-empty path") }
+                traceFile = path
+            case "--trace-format":
+                let text = try value(for: argument)
+                guard let format = TraceFormat(rawValue: text) else {
+                    throw UsageError("--trace-format takes json or debuglog, not '\(text)'")
+                }
+                traceFormat = format
             case "--tour": tour = true
             case "--tour-speed":
                 let text = try value(for: argument)

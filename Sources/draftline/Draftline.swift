@@ -70,6 +70,19 @@ enum Draftline {
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.failure
         }
+        var trace: TraceFile?
+        if let path = options.traceFile {
+            do {
+                trace = try TraceFile(path: path, format: options.traceFormat)
+            } catch {
+                Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
+                return ExitStatus.usage
+            }
+            frontend.onReports = { [unowned session = frontend.session] reports in
+                trace?.record(reports, session: session)
+            }
+        }
+        defer { withExtendedLifetime(trace) {} }
         if terminal {
             return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory).run()
         }

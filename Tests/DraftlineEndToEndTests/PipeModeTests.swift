@@ -1,6 +1,7 @@
 import DraftKit
 import DraftlineTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// The real binary with standard input a pipe.
@@ -189,5 +190,81 @@ struct ExpectationTests {
         let stored = try fixture.messages(in: "alice")
         #expect(stored.map(\.sentAt) == Array(repeating: Date(timeIntervalSince1970: 1_700_000_000), count: 2))
         #expect(stored.map(\.messageID) == ["1700000000000-1", "1700000000000-2"])
+    }
+}
+
+/// `--trace-file`: every draft and message event, read back by Python's json module.
+@Suite("The trace file")
+struct TraceFileTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    static let script = "/open alice\nBob's ID is \u{18}p\n/back\nbob\n/open bob\nlater\u{18}b\n/quit\n"
+
+    @Test func everyEventIsOneJSONObjectALine() throws {
+        let path = fixture.root + "/trace.jsonl"
+        let result = try Fixture.run(
+            Fixture.executable, arguments: ["--data-dir", fixture.dataDirectory, "--trace-file", path],
+            environment: fixture.environment(["SOURCE_DATE_EPOCH": "1700000000"]), input: Data(Self.script.utf8),
+            timeout: 20)
+        #expect(result.status == 0)
+        let python = try Fixture.run(
+            "/usr/bin/env",
+            arguments: [
+                "python3", "-c",
+                "import json,sys\nfor line in open(sys.argv[1]):\n e=json.loads(line)\n"
+                    + " print(e['event'], e.get('key', e.get('chat')), repr(e['text']), e.get('cursor', '-'),"
+                    + " e.get('media', '-'), e['screen'], e['time'][:4])",
+                path,
+            ], environment: fixture.environment(), timeout: 20)
+        #expect(python.status == 0, "\(String(decoding: python.error, as: UTF8.self))")
+        let year = "2023"  // the pinned clock: 2023-11-14T22:13:20Z
+        #expect(
+            String(decoding: python.output, as: UTF8.self).split(separator: "\n") == [
+                "saved privateMessage_alice \"Bob's ID is \" 12 0 profile alice \(year)",
+                "restored privateMessage_alice \"Bob's ID is \" 12 0 alice \(year)",
+                "removed privateMessage_alice \"Bob's ID is \" 12 0 alice \(year)",
+                "sent alice \"Bob's ID is bob\" - - alice \(year)",
+                "saved privateMessage_bob 'later' 5 0 alice \(year)",
+                "discarded privateMessage_bob 'later' 5 0 alice \(year)",
+            ])
+    }
+
+    @Test func theDebuglogFormatIsTheOriginalsOwnLogLines() throws {
+        let path = fixture.root + "/trace.log"
+        let result = try fixture.runPiped(
+            Self.script,
+            arguments: ["--data-dir", fixture.dataDirectory, "--trace-file", path, "--trace-format", "debuglog"])
+        #expect(result.status == 0)
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == """
+                inputKey_save:privateMessage_alice
+                inputStr_get:Bob's ID is 
+                inputKey_delegate:privateMessage_alice
+                inputKey_save:privateMessage_bob
+
+                """)
+    }
+
+    @Test(arguments: ["/nonexistent/trace", "DIR", "FIFO", "LINK"])
+    func anUnwritableTraceFileIsAUsageError(_ kind: String) throws {
+        var path = kind
+        switch kind {
+        case "DIR": path = fixture.root
+        case "FIFO":
+            path = fixture.root + "/fifo"
+            #expect(mkfifo(path, 0o600) == 0)
+        case "LINK":
+            path = fixture.root + "/link"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: fixture.root + "/target")
+        default: break
+        }
+        let result = try fixture.runPiped(
+            "/open alice\nhi\n", arguments: ["--data-dir", fixture.dataDirectory, "--trace-file", path])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("draftline: cannot write the trace file"), "\(result.error)")
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: fixture.root + "/target"))
     }
 }

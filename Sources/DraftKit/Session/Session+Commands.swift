@@ -167,7 +167,7 @@ extension Session {
     }
 
     /// The screen as `/expect screen` names it: `home`, `alice`, `profile alice`, `tweet 123`.
-    var screenName: String {
+    public var screenName: String {
         switch screen {
         case .home: return "home"
         case .chat(.privateChat(let user)): return user.rawValue
