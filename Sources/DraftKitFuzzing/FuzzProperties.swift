@@ -39,7 +39,8 @@ public enum FuzzProperties {
         }
         let prefill = TextDraft(text: "ab", cursor: 1)
         let events = PipedLine.events(for: text, prefill: prefill)
-        let keys = text.unicodeScalars.filter { [0x03, 0x04, 0x15, 0x18].contains($0.value) }.count
+        let keys = text.unicodeScalars.filter { [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x15, 0x18].contains($0.value) }
+            .count
         if keys == 0 {
             let expected = text.hasPrefix("/") ? text : "a" + text + "b"
             guard events == [.line(expected)] else {
@@ -48,6 +49,9 @@ public enum FuzzProperties {
             return nil
         }
         if events.count > keys + 1 { return "\(keys) keys made \(events.count) events" }
+        if events.isEmpty && !text.unicodeScalars.contains("\u{18}") {
+            return "a line without a leave key made no event"
+        }
         let allowed = Set(text.unicodeScalars).union("ab".unicodeScalars)
         for event in events {
             let typed: String
@@ -59,7 +63,7 @@ public enum FuzzProperties {
             if !typed.unicodeScalars.allSatisfy(allowed.contains) {
                 return "an event holds text that was never typed: \(event)"
             }
-            if typed.unicodeScalars.contains(where: { [0x03, 0x04, 0x15].contains($0.value) }) {
+            if typed.unicodeScalars.contains(where: { [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x15].contains($0.value) }) {
                 return "a key byte was typed as text: \(event)"
             }
         }

@@ -6,8 +6,10 @@ public struct Options: Equatable, Sendable {
     public var editor: String?
     /// `--trace`: print a line for every draft event from the start.
     public var trace = false
-    /// `--tour`: play the guided tour instead of the REPL.
+    /// `--tour [CHAPTER]`: play the guided tour (or one chapter) instead of the REPL.
     public var tour = false
+    /// The chapter `--tour` named; `nil` for the first.
+    public var tourChapter: String?
     /// `--tour-speed N`: the tour's pace, 1 being a person's.
     public var tourSpeed: Double = 1
     /// `--help`.
@@ -31,7 +33,7 @@ public struct Options: Equatable, Sendable {
     public static let usage = """
         usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
-               draftline --tour [--tour-speed N]
+               draftline --tour [CHAPTER] [--tour-speed N]
                draftline --help | --version
 
         A terminal chat that keeps each conversation's unsent text (its draft) in memory:
@@ -49,8 +51,10 @@ public struct Options: Equatable, Sendable {
                              reach the disk)
           --trace-format F   json (one object a line, the default) or debuglog (the
                              original input view's own log lines)
-          --tour             play a guided tour of the draft flow (needs a terminal;
-                             keeps its history in memory; any key skips ahead)
+          --tour [CHAPTER]   play a guided tour of the draft flow (needs a terminal;
+                             keeps its history in memory; any key skips ahead); the
+                             chapters: story (the default), undo, empty, comments,
+                             cursor, keys, media
           --tour-speed N     type the tour N times as fast (default 1)
           --help             show this help
           --version          show the version
@@ -98,7 +102,16 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--trace-format takes json or debuglog, not '\(text)'")
                 }
                 traceFormat = format
-            case "--tour": tour = true
+            case "--tour":
+                tour = true
+                if let next = rest.first, !next.hasPrefix("--") {
+                    guard Tour.chapter(named: next) != nil else {
+                        throw UsageError(
+                            "--tour takes a chapter: \(Tour.chapters.map(\.name).joined(separator: ", ")); not '\(next)'"
+                        )
+                    }
+                    tourChapter = rest.popFirst()
+                }
             case "--tour-speed":
                 let text = try value(for: argument)
                 guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {

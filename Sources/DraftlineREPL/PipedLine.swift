@@ -11,7 +11,9 @@ import DraftKit
 ///   or `/` leaves with the line as the draft (after `^X o` the rest is the name to
 ///   open; after `^X /`, the command); Ctrl-C (0x03) abandons the line; Ctrl-D (0x04) on
 ///   an empty line asks to quit, and elsewhere deletes the character under the cursor;
-///   Ctrl-U (0x15) empties the line. After a key, typing goes on in a fresh line.
+///   Ctrl-U (0x15) empties the line; Ctrl-A, Ctrl-E, Ctrl-B and Ctrl-F (0x01, 0x05, 0x02,
+///   0x06) move the cursor to the start, to the end, back and forward. After a leave
+///   key, Ctrl-C or Ctrl-D, typing goes on in a fresh line.
 /// - The newline is Enter, unless the line ended with a key: then it only ends the line.
 public enum PipedLine {
     /// Plays `line`: `handle` gets each event in order; `prefill` says what a fresh line
@@ -60,6 +62,20 @@ public enum PipedLine {
                 }
             case "\u{15}":
                 edited = TextDraft(text: "")
+                typed = String.UnicodeScalarView()
+                fresh = false
+                endedWithKey = false
+            case "\u{1}", "\u{5}", "\u{2}", "\u{6}":
+                let now = current()
+                let length = now.text.unicodeScalars.count
+                let cursor: Int
+                switch scalar {
+                case "\u{1}": cursor = 0
+                case "\u{5}": cursor = length
+                case "\u{2}": cursor = max(0, now.cursor - 1)
+                default: cursor = min(length, now.cursor + 1)
+                }
+                edited = TextDraft(text: now.text, cursor: cursor)
                 typed = String.UnicodeScalarView()
                 fresh = false
                 endedWithKey = false

@@ -14,7 +14,122 @@ public enum Tour {
         public var narration: String
         /// The keys, as typed.
         public var keys: String
+
+        /// Seconds to read the narration before the first key, at speed 1.
+        public var readingPause: Double { min(4, 0.8 + 0.03 * Double(narration.count)) }
+
+        /// Seconds the step takes at speed 1: the pause, then a key every ``Tour/keyInterval``.
+        public var duration: Double { readingPause + Double(keys.unicodeScalars.count) * Tour.keyInterval }
     }
+
+    /// Seconds between two keys at speed 1: a person typing about 14 keys a second.
+    public static let keyInterval = 1.0 / 14
+
+    /// A chapter: one rule, told in a few edit lines (each plays in under a minute).
+    public struct Chapter: Sendable {
+        /// What `--tour NAME` and `/tour NAME` call it.
+        public var name: String
+        /// What it shows.
+        public var title: String
+        public var steps: [Step]
+    }
+
+    /// Every chapter: the story first (the default), then one a rule.
+    public static let chapters: [Chapter] = [
+        Chapter(name: "story", title: "the whole flow, as the original app's users met it", steps: steps),
+        Chapter(
+            name: "undo", title: "discard and undo",
+            steps: [
+                Step(narration: "Discard and undo. Open alice's chat.", keys: "/open alice\r"),
+                Step(narration: "Leave a draft: type, then ^X b.", keys: "Lunch on Friday?\u{18}b"),
+                Step(narration: "Back in her chat, the draft is in the edit line.", keys: "/open alice\r"),
+                Step(
+                    narration: "/discard, typed into the draft, runs as a command: it drops the draft, "
+                        + "onto the undo stack.",
+                    keys: "/discard\r"),
+                Step(
+                    narration: "Type newer words and leave: a newer draft for alice.", keys: "Friday works\u{18}b"),
+                Step(
+                    narration: "/undo brings the discarded one back, and never overwrites silently: the newer "
+                        + "draft goes on the undo stack, and it says so.",
+                    keys: "/undo\r"),
+                Step(narration: "/undo again: the newer draft is back.", keys: "/undo\r"),
+            ]),
+        Chapter(
+            name: "empty", title: "an emptied and a cleared draft",
+            steps: [
+                Step(narration: "An emptied and a cleared draft. Open bob's chat.", keys: "/open bob\r"),
+                Step(narration: "Leave a draft there.", keys: "See you at 6\u{18}b"),
+                Step(narration: "Come back: it is in the edit line.", keys: "/open bob\r"),
+                Step(
+                    narration: "Ctrl-U empties the line; leaving with an empty line removes the draft, "
+                        + "onto the undo stack.",
+                    keys: "\u{15}\u{18}b"),
+                Step(narration: "/undo brings it back.", keys: "/undo\r"),
+                Step(narration: "Open bob's chat again.", keys: "/open bob\r"),
+                Step(
+                    narration: "A blank line sends nothing: it clears the draft, onto the undo stack too.",
+                    keys: "\u{15}   \r"),
+                Step(narration: "And /undo brings it back again.", keys: "/undo\r"),
+            ]),
+        Chapter(
+            name: "comments", title: "comment and reply keys",
+            steps: [
+                Step(
+                    narration: "Comment and reply keys. A new comment on tweet 123 has a draft key of its own: "
+                        + "tweet_123_, replying to nobody.",
+                    keys: "/comment tweet 123\r"),
+                Step(narration: "Leave a draft there.", keys: "Nice shot!\u{18}b"),
+                Step(
+                    narration: "A reply to bob on the same tweet is another input box: tweet_123_bob.",
+                    keys: "/comment tweet 123 @bob\r"),
+                Step(narration: "Leave a draft there too.", keys: "@bob thanks\u{18}b"),
+                Step(
+                    narration: "bob's private chat is a third one, privateMessage_bob, empty.",
+                    keys: "/open bob\r"),
+                Step(narration: "The draft map lists both comment drafts, apart.", keys: "/drafts\r"),
+            ]),
+        Chapter(
+            name: "cursor", title: "the cursor restored mid-line",
+            steps: [
+                Step(narration: "The cursor restored mid-line. Open carol's chat.", keys: "/open carol\r"),
+                Step(
+                    narration: "Type, move the cursor back with ^B, and leave: the draft keeps where the cursor was.",
+                    keys: "Meet at the station\u{2}\u{2}\u{2}\u{2}\u{2}\u{2}\u{2}\u{18}b"),
+                Step(narration: "Come back: the cursor is where you left it.", keys: "/open carol\r"),
+                Step(narration: "What you type goes in there. Enter sends the whole line.", keys: "north \r"),
+            ]),
+        Chapter(
+            name: "keys", title: "Ctrl-C and the command key",
+            steps: [
+                Step(narration: "Ctrl-C and the command key. Open dmitri's chat.", keys: "/open dmitri\r"),
+                Step(
+                    narration: "^X / asks for a command on a prompt of its own, keeping the line as the draft.",
+                    keys: "Half a thought\u{18}/"),
+                Step(narration: "Run /drafts there; then the draft is back.", keys: "drafts\r"),
+                Step(
+                    narration: "Ctrl-C abandons the line, as in a shell: it goes on the undo stack.",
+                    keys: " and more\u{3}"),
+                Step(narration: "/undo brings it back.", keys: "/undo\r"),
+                Step(
+                    narration: "Ctrl-D on an empty line quits; with drafts in memory, the first press only warns.",
+                    keys: "\u{15}\u{4}"),
+            ]),
+        Chapter(
+            name: "media", title: "media drafts",
+            steps: [
+                Step(narration: "Media drafts. Open mei's chat.", keys: "/open mei\r"),
+                Step(
+                    narration: "A draft has a media list of its own, as in the original: /attach adds a file.",
+                    keys: "/attach photo.png\r"),
+                Step(narration: "Leave with a caption: text and media are saved together.", keys: "Look!\u{18}b"),
+                Step(narration: "Come back: the caption and the attachment are both there.", keys: "/open mei\r"),
+                Step(narration: "Enter sends the attachment as a message of its own, then the text.", keys: "\r"),
+            ]),
+    ]
+
+    /// The chapter with this name.
+    public static func chapter(named name: String) -> Chapter? { chapters.first { $0.name == name } }
 
     /// The story: start typing a friend's ID in alice's chat, leave to look up bob's
     /// profile, come back to find the text waiting, finish it and send; then leave a draft

@@ -15,7 +15,7 @@ struct TerminalREPL {
         installSignals()
         do {
             let editor = try makeEditor(options: options, completing: nil)
-            return TourPlayer(editor: editor, speed: options.tourSpeed).play()
+            return TourPlayer(editor: editor, speed: options.tourSpeed, chapter: options.tourChapter).play()
                 ? Draftline.ExitStatus.success : Draftline.ExitStatus.failure
         } catch {
             Console.write("draftline: \(error)\n", to: .error)
@@ -33,6 +33,7 @@ struct TerminalREPL {
             return Draftline.ExitStatus.failure
         }
         frontend.session.canPlayTour = true
+        frontend.session.tourChapters = Tour.chapters.map(\.name)
         frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
             Console.write(
@@ -57,8 +58,8 @@ struct TerminalREPL {
             }
             guard let event else { continue }
             Console.show(frontend.handle(event))
-            if let speed = frontend.session.takeRequestedTour() {
-                TourPlayer(editor: editor, speed: speed).play()
+            if let tour = frontend.session.takeRequestedTour() {
+                TourPlayer(editor: editor, speed: tour.speed, chapter: tour.chapter).play()
             }
         }
         return Draftline.ExitStatus.success

@@ -12,16 +12,32 @@ struct TourPlayer {
     let editor: LineEditor
     /// 1 is a person's pace; 2 twice as fast.
     let speed: Double
+    /// The chapter to play; `nil` for the first (the whole story).
+    var chapter: String?
 
     /// Plays the tour; returns whether it ran to the end (Ctrl-C stops it).
     @discardableResult
     func play() -> Bool {
-        let frontend = Frontend(Session(contacts: ContactBook(), history: InMemoryHistory(), tracing: true))
+        let chapter = Tour.chapter(named: self.chapter ?? "") ?? Tour.chapters[0]
+        // A scratch directory holds the file the media chapter attaches; nothing else is
+        // written anywhere: the history is in memory.
+        var template = Array((NSTemporaryDirectory() + "/draftline-tour-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            Console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
+            return false
+        }
+        let scratch = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        _ = FileManager.default.createFile(atPath: scratch + "/photo.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
+        let frontend = Frontend(
+            Session(
+                contacts: ContactBook(), history: InMemoryHistory(), tracing: true, workingDirectory: scratch,
+                home: nil))
         let pacer = Pacer(speed: speed)
         editor.keySource = { pacer.next() }
         defer { editor.keySource = nil }
-        Console.write("\n── tour ──\n", to: .output, style: .narration)
-        for step in Tour.steps {
+        Console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
+        for step in chapter.steps {
             Console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
             let event = TerminalREPL.readEvent(for: frontend, with: editor)
@@ -37,7 +53,11 @@ struct TourPlayer {
                 Console.show(frontend.lines(for: frontend.session.draftMap()))
             }
         }
-        Console.write(Self.wrap(Tour.ending) + "\n── end of the tour ──\n", to: .output, style: .narration)
+        let ending = chapter.name == Tour.chapters[0].name ? Tour.ending + "\n" : ""
+        let others = Tour.chapters.dropFirst().map(\.name).joined(separator: ", ")
+        Console.write(
+            Self.wrap(ending + "More chapters: --tour NAME or /tour NAME, with NAME one of " + others + ".")
+                + "\n── end of the tour ──\n", to: .output, style: .narration)
         return true
     }
 
@@ -72,7 +92,7 @@ final class Pacer {
 
     init(speed: Double) {
         self.speed = speed
-        keyDelay = 1 / (14 * speed)
+        keyDelay = Tour.keyInterval / speed
     }
 
     /// Starts a step: a pause long enough to read its narration, then its keys.
@@ -80,7 +100,7 @@ final class Pacer {
         keys = Array(step.keys.unicodeScalars)
         index = 0
         skipping = false
-        firstDelay = min(4, 0.8 + 0.03 * Double(step.narration.count)) / speed
+        firstDelay = step.readingPause / speed
     }
 
     /// The next key, after the pause; `nil` (end of input) when the tour was stopped.

@@ -1,5 +1,6 @@
 import DraftKit
 import DraftlineREPL
+import Foundation
 import Testing
 
 @Suite("The tour's script, played as data")
@@ -30,7 +31,7 @@ struct TourTests {
     }
 
     @Test func everyStepIsOneEditLine() {
-        for step in Tour.steps {
+        for step in Tour.chapters.flatMap(\.steps) {
             let scalars = Array(step.keys.unicodeScalars)
             let ends =
                 ["\r", "\u{3}", "\u{4}"].contains(scalars.last)
@@ -41,5 +42,49 @@ struct TourTests {
                 PipedLine.events(for: String(step.keys.dropLast(step.keys.hasSuffix("\r") ? 1 : 0)), prefill: nil).count
                     == 1)
         }
+    }
+
+    /// What each chapter must show, as trace lines and other output; and every chapter
+    /// plays in under a minute at speed 1.
+    static let shows: [String: [String]] = [
+        "undo": [
+            "trace: discarded privateMessage_alice (/discard", "the newer draft it replaced is on the undo stack",
+            "draft for privateMessage_alice is back: \"Friday works\"",
+        ],
+        "empty": [
+            "trace: removed privateMessage_bob (^Xb with an empty line)",
+            "trace: cleared privateMessage_bob (a blank line sends nothing)", "draft for privateMessage_bob is back",
+        ],
+        "comments": [
+            "trace: saved tweet_123_ (", "trace: saved tweet_123_bob (", "  tweet_123_  \"Nice shot!\"",
+            "  tweet_123_bob  \"@bob thanks\"",
+        ],
+        "cursor": ["\"Meet at the station\" cursor 12", "you: Meet at the north station"],
+        "keys": [
+            "trace: saved privateMessage_dmitri (^X/ (draftline-command))",
+            "trace: discarded privateMessage_dmitri (Ctrl-C abandons the line", "1 unsent draft would be forgotten",
+        ],
+        "media": ["attached: 1) photo.png [image]", "you: [image photo.png]", "you: Look!"],
+    ]
+
+    @Test(arguments: Tour.chapters.dropFirst().map(\.name))
+    func everyChapterShowsItsRuleAndPlaysInUnderAMinute(_ name: String) throws {
+        let chapter = try #require(Tour.chapter(named: name))
+        let scratch = ScratchDirectory()
+        FileManager.default.createFile(atPath: scratch.path + "/photo.png", contents: Data([1]))
+        let session = Frontend(
+            Session(contacts: ContactBook(), history: MemoryHistory(), tracing: true, workingDirectory: scratch.path))
+        var shown: [String] = []
+        for step in chapter.steps {
+            let output = session.handle(Tour.event(for: step, prefill: session.prefill))
+            #expect(output.allSatisfy { $0.kind != .error }, "\(step.keys.debugDescription): \(output)")
+            shown += output.map(\.text)
+        }
+        for expected in Self.shows[name] ?? [] {
+            #expect(shown.contains { $0.contains(expected) }, "\(name): missing \(expected)")
+        }
+        #expect(!session.hasQuit)
+        #expect(chapter.steps.map(\.duration).reduce(0, +) < 60)
+        #expect(Tour.chapters[0].steps.map(\.duration).reduce(0, +) < 120)
     }
 }

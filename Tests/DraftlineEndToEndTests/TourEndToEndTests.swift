@@ -13,7 +13,7 @@ struct TourEndToEndTests {
 
     @Test func tourPlaysToTheEndOnAScratchDirectory() throws {
         let terminal = try fixture.startTerminal(["--tour", "--tour-speed", "40"])
-        try terminal.waitFor("── tour ──")
+        try terminal.waitFor("── tour: ")
         let played = try terminal.waitFor("── end of the tour ──", timeout: 60)
         #expect(try terminal.waitForExit() == .exited(0))
         for expected in [
@@ -65,5 +65,19 @@ struct TourEndToEndTests {
         #expect(result.error == "draftline: the tour types into the edit line, so it needs a terminal\n")
         let inside = try fixture.runPiped("/tour\n")
         #expect(inside.error.contains("needs a terminal"))
+    }
+
+    /// Every chapter, through the real editor, to its end.
+    @Test(arguments: Tour.chapters.dropFirst().map(\.name))
+    func everyChapterPlaysToItsEnd(_ name: String) throws {
+        let terminal = try fixture.startTerminal(
+            ["--tour", name, "--tour-speed", "40"], environment: ["NO_COLOR": "1"])
+        try terminal.waitFor("── tour: \(Tour.chapter(named: name)!.title) ──")
+        let played = try terminal.waitFor("── end of the tour ──", timeout: 60)
+        #expect(try terminal.waitForExit() == .exited(0))
+        #expect(!played.contains("error:"), "\(played)")
+        for line in Tour.chapter(named: name)!.steps.map(\.narration) {
+            #expect(played.contains(String(line.prefix(30))), "\(name): the step '\(line)' was not told")
+        }
     }
 }

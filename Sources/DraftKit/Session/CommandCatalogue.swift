@@ -69,9 +69,11 @@ public enum CommandCatalogue {
             session, arguments throws(DraftlineError) in session.setTracing(arguments.flag(0)!)
         },
         CommandSpec(
-            "tour", [Argument("speed", .speed, optional: true)],
-            "play the guided tour of the draft flow (speed: 2 is twice as fast)"
-        ) { session, arguments throws(DraftlineError) in try session.requestTour(speed: arguments.real(0) ?? 1) },
+            "tour", [Argument("chapter", .word, optional: true), Argument("speed", .word, optional: true)],
+            "play the guided tour, or one chapter of it (speed: 2 is twice as fast)"
+        ) { session, arguments throws(DraftlineError) in
+            try session.requestTour([arguments.text(0), arguments.text(1)].compactMap { $0 })
+        },
         CommandSpec(
             "expect",
             [

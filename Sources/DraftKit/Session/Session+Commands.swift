@@ -98,9 +98,23 @@ extension Session {
         return [.tracing(on)]
     }
 
-    func requestTour(speed: Double) throws(DraftlineError) -> [Report] {
+    /// `/tour [chapter] [speed]`, in either order.
+    func requestTour(_ words: [String]) throws(DraftlineError) -> [Report] {
         guard canPlayTour else { throw .tourNeedsTerminal }
-        requestedTour = speed
+        var chapter: String?
+        var speed = 1.0
+        for word in words {
+            if let number = Double(word) {
+                guard number.isFinite, number > 0, number <= 1000 else { throw .invalidSpeed(word) }
+                speed = number
+            } else {
+                guard tourChapters.contains(word) else {
+                    throw .unexpectedArgument(word, usage: "/tour [\(tourChapters.joined(separator: "|"))] [speed]")
+                }
+                chapter = word
+            }
+        }
+        requestedTour = (chapter, speed)
         return []
     }
 

@@ -21,8 +21,11 @@ public final class Session {
     public var isTracing: Bool
     /// Whether the tour can be played here (a terminal); set by the front end.
     public var canPlayTour = false
-    /// The tour speed `/tour` asked for, until the front end takes it.
-    public internal(set) var requestedTour: Double?
+    /// The tour `/tour` asked for (a chapter's name, or `nil` for the first, and the
+    /// speed), until the front end takes it.
+    public internal(set) var requestedTour: (chapter: String?, speed: Double)?
+    /// The names of the tour's chapters, set by the front end that can play them.
+    public var tourChapters: [String] = []
     /// Whether unsent text can come back in the edit line (a terminal): a failed send
     /// puts it back as the draft. Without an edit line (a pipe) it goes on the undo stack,
     /// so that the next line is a message of its own.
@@ -101,7 +104,7 @@ public final class Session {
     }
 
     /// Takes the tour `/tour` asked for, if any: its speed.
-    public func takeRequestedTour() -> Double? {
+    public func takeRequestedTour() -> (chapter: String?, speed: Double)? {
         defer { requestedTour = nil }
         return requestedTour
     }
