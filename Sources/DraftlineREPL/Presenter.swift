@@ -171,7 +171,7 @@ public struct Presenter {
         case .blankLine: return "a blank line sends nothing"
         case .sendFailed: return "the send failed: nothing is lost"
         case .sendFailedAside: return "the send failed: /undo brings it back"
-        case .replacedBySend: return "the line sent did not hold it: /undo brings it back"
+        case .replacedBySend: return "the line sent was not this draft typed into: /undo brings it back"
         case .interrupted: return "Ctrl-C abandons the line: /undo brings it back"
         case .discardCommand: return "/discard (/undo brings it back)"
         case .undo: return "/undo"

@@ -33,7 +33,7 @@ struct TourPlayer {
             Session(
                 contacts: ContactBook(), history: InMemoryHistory(), tracing: true, workingDirectory: scratch,
                 home: nil))
-        let pacer = Pacer(speed: speed)
+        let pacer = Pacer(speed: speed, redraw: { [editor] in editor.redraw() })
         editor.keySource = { pacer.next() }
         defer { editor.keySource = nil }
         Console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
@@ -90,7 +90,11 @@ final class Pacer {
     private var skipping = false
     private(set) var stopped = false
 
-    init(speed: Double) {
+    /// Redraws the edit line after a resize (the pacer waits inside a read).
+    private let redraw: () -> Void
+
+    init(speed: Double, redraw: @escaping () -> Void = {}) {
+        self.redraw = redraw
         self.speed = speed
         keyDelay = Tour.keyInterval / speed
     }
@@ -113,7 +117,8 @@ final class Pacer {
     }
 
     /// Waits, watching standard input (the terminal is in raw mode while libedit reads).
-    /// A resize does not end the wait: only a key (skip) or Ctrl-C (stop) does.
+    /// A resize does not end the wait (the line is redrawn at the new width): only a key
+    /// (skip) or Ctrl-C (stop) does.
     private func wait(_ seconds: Double) {
         guard !skipping, seconds > 0 else { return }
         let deadline = Date().addingTimeInterval(seconds)
@@ -123,7 +128,9 @@ final class Pacer {
             var watcher = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
             let ready = poll(&watcher, 1, Int32(remaining * 1000))
             if ready < 0 && errno == EINTR {
-                if dl_take_signals() & Int32(DL_SIGNAL_INTERRUPT) != 0 { stopped = true }
+                let signals = dl_take_signals()
+                if signals & Int32(DL_SIGNAL_INTERRUPT) != 0 { stopped = true }
+                if signals & Int32(DL_SIGNAL_RESIZE) != 0 { redraw() }
             } else if ready > 0 {
                 var discard = [UInt8](repeating: 0, count: 256)
                 _ = read(0, &discard, discard.count)

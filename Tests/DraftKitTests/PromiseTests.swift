@@ -122,11 +122,12 @@ struct PromiseTests {
         #expect(session.prefill?.text == "half written")
     }
 
-    @Test func aSentLineHoldingTheDraftLeavesNothingOnTheStack() {
+    @Test(arguments: ["hello world", "oh, hello", "hel-lo", "h.e.l.l.o!"])
+    func aDraftFinishedByTypingIntoItLeavesNothingOnTheStack(_ sent: String) {
         restore(TextDraft(text: "hello"))
-        type("hello world")
+        type(sent)
         let output = type("/undo")
-        #expect(output.first?.text.hasPrefix("nothing to undo") == true)
+        #expect(output.first?.text.hasPrefix("nothing to undo") == true, "\(sent)")
     }
 
     @Test func undoNeverOverwritesANewerDraftSilently() {

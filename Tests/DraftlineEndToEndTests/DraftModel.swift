@@ -188,7 +188,7 @@ struct DraftModel {
         if blank && count == 0 {
             push(key, draft, 0)
         } else {
-            if let draft, !text.contains(draft.text) { push(key, draft, 0) }
+            if let draft, !Self.inOrder(draft.text, in: text) { push(key, draft, 0) }
             sent[user, default: []] += Array(repeating: Sent(type: "image", content: ""), count: count)
             if !blank { sent[user, default: []].append(Sent(type: "text", content: text)) }
         }
@@ -239,6 +239,16 @@ struct DraftModel {
         history = savedHistory.reduce(into: []) { lines, line in
             if lines.last != line { lines.append(line) }
         }
+    }
+
+    /// Whether every character of `part` is in `whole`, in the same order.
+    static func inOrder(_ part: String, in whole: String) -> Bool {
+        var index = whole.unicodeScalars.startIndex
+        for scalar in part.unicodeScalars {
+            guard let found = whole.unicodeScalars[index...].firstIndex(of: scalar) else { return false }
+            index = whole.unicodeScalars.index(after: found)
+        }
+        return true
     }
 
     /// The newest history entry holding `pattern` (what `^R` finds).

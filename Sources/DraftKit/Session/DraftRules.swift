@@ -8,8 +8,8 @@ import Foundation
 /// - entering a target restores its draft into the edit line;
 /// - a send removes the draft first; what a failed write did not store is put back;
 /// - a blank line clears the draft and sends nothing (the text goes on the undo stack);
-/// - a sent line that does not hold the draft's text (a line recalled from history) puts
-///   the draft on the undo stack;
+/// - a sent line that does not hold the draft's characters in order (a line recalled
+///   from history, not the draft typed into) puts the draft on the undo stack;
 /// - an abandoned line (Ctrl-C) goes on the undo stack, and the draft with it;
 /// - `/undo` brings back the last draft discarded, emptied or cleared, and never
 ///   overwrites silently: a newer draft in its place goes on the stack;
@@ -101,12 +101,20 @@ public struct DraftRules: Sendable {
             return (removed, [DraftEvent(.cleared, key, .blankLine, removed)])
         }
         var events = [DraftEvent(.removed, key, .sending, removed)]
-        if let draft = removed.text, !text.contains(draft.text) {
+        if let draft = removed.text, !Self.holds(text, draft.text) {
             let replaced = DraftStore.Removed(text: draft, attachments: [])
             push(key, replaced)
             events.append(DraftEvent(.discarded, key, .replacedBySend, replaced))
         }
         return (removed, events)
+    }
+
+    /// Whether `line` holds every character of `draft`, in order: the draft finished by
+    /// typing into it (anywhere), rather than replaced by another line.
+    static func holds(_ line: String, _ draft: String) -> Bool {
+        var rest = draft.unicodeScalars[...]
+        for scalar in line.unicodeScalars where scalar == rest.first { rest = rest.dropFirst() }
+        return rest.isEmpty
     }
 
     /// A send failed where no edit line can take the text back (a pipe): what was not
