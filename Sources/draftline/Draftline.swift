@@ -70,8 +70,9 @@ enum Draftline {
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.failure
         }
-        var trace: TraceFile?
         if let path = options.traceFile {
+            // The closure keeps the file open for as long as the front end lives.
+            let trace: TraceFile
             do {
                 trace = try TraceFile(path: path, format: options.traceFormat)
             } catch {
@@ -79,10 +80,9 @@ enum Draftline {
                 return ExitStatus.usage
             }
             frontend.onReports = { [unowned session = frontend.session] reports in
-                trace?.record(reports, session: session)
+                trace.record(reports, session: session)
             }
         }
-        defer { withExtendedLifetime(trace) {} }
         if terminal {
             return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory).run()
         }

@@ -56,7 +56,7 @@ final class SegmentIndex {
     static func number(_ name: String) -> Int? {
         guard name.hasSuffix(".plist") else { return nil }
         let digits = name.dropLast(6)
-        guard (8...9).contains(digits.count), digits.utf8.allSatisfy({ (48...57).contains($0) }),
+        guard digits.count == 8, digits.utf8.allSatisfy({ (48...57).contains($0) }),
             let number = Int(digits), number <= maximum
         else { return nil }
         return number
