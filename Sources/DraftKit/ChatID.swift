@@ -5,7 +5,9 @@
 /// comment thread `/comment tweet 1` never share a history, whatever the names.
 ///
 /// A name is 1–80 characters of `a-z`, `0-9`, `.`, `_` and `-`, starting with a letter
-/// or a digit, so it never escapes the directory it names.
+/// or a digit, so it never escapes the directory it names. The private chat of two
+/// people neither of whom is `me` is named by both keys in order, joined by `+`
+/// (`alice+bob`): ``between(_:_:)`` gives each conversation exactly one name.
 public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Which namespace a chat ID belongs to.
     public enum Kind: String, Hashable, Comparable, Sendable, CaseIterable {
@@ -25,19 +27,66 @@ public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Makes an ID from text read from disk or typed, or returns `nil` when it is not a
     /// safe name.
     public init?(_ text: String, kind: Kind = .privateChat) {
-        guard Self.isValid(text) else { return nil }
+        guard Self.isValid(text, kind: kind) else { return nil }
         self.kind = kind
         rawValue = text
     }
 
     init(unchecked text: String, kind: Kind) {
-        assert(Self.isValid(text))
+        assert(Self.isValid(text, kind: kind))
         self.kind = kind
         rawValue = text
     }
 
-    static func isValid(_ text: String) -> Bool {
-        IdentifierGrammar.matches(text, maximumLength: 80)
+    static func isValid(_ text: String, kind: Kind) -> Bool {
+        if IdentifierGrammar.matches(text, maximumLength: 80) { return true }
+        guard kind == .privateChat else { return false }
+        let keys = text.split(separator: "+", omittingEmptySubsequences: false)
+        guard keys.count == 2, GlobalKey.isValid(String(keys[0])), GlobalKey.isValid(String(keys[1])) else {
+            return false
+        }
+        return keys[0] <= keys[1] && keys[0] != "me" && keys[1] != "me"
+    }
+
+    /// The private chat of two people: one name whoever asks.
+    ///
+    /// A conversation with `me`, the default identity, is named by the other key alone
+    /// (`bob`), as every private chat was before two people could share a data directory,
+    /// so existing histories are the same conversations. Any other pair is named
+    /// `<first>+<second>` in key order (`alice+bob`); `+` is outside the key grammar, so no
+    /// pair's name is a user's, and a key containing `.`, `_` or `-` cannot make two pairs
+    /// share one.
+    public static func between(_ one: GlobalKey, _ other: GlobalKey) -> ChatID {
+        if one == .me { return ChatID(unchecked: other.rawValue, kind: .privateChat) }
+        if other == .me { return ChatID(unchecked: one.rawValue, kind: .privateChat) }
+        let (first, second) = one <= other ? (one, other) : (other, one)
+        return ChatID(unchecked: "\(first)+\(second)", kind: .privateChat)
+    }
+
+    /// The two people of a private chat (`me` and the user, or both of a pair); `nil` for a
+    /// comment thread.
+    public var people: (GlobalKey, GlobalKey)? {
+        guard kind == .privateChat else { return nil }
+        let keys = rawValue.split(separator: "+")
+        if keys.count == 2 {
+            return (GlobalKey(unchecked: String(keys[0])), GlobalKey(unchecked: String(keys[1])))
+        }
+        return (.me, GlobalKey(unchecked: rawValue))
+    }
+
+    /// Whether `user` is one of the two people of this private chat.
+    public func includes(_ user: GlobalKey) -> Bool {
+        guard let people else { return false }
+        return people.0 == user || people.1 == user
+    }
+
+    /// The other person in this private chat, for `user` (`user` again in a chat with
+    /// oneself); `nil` for a thread or a chat `user` is not in.
+    public func otherPerson(for user: GlobalKey) -> GlobalKey? {
+        guard let (first, second) = people else { return nil }
+        if first == user { return second }
+        if second == user { return first }
+        return nil
     }
 
     /// Whether a name has the shape of a comment thread's: `tweet_123`, `topic_7`, `task_42`.

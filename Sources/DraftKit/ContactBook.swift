@@ -66,6 +66,11 @@ public struct ContactBook: Sendable {
         }
     }
 
+    /// Adds a contact, unless one with its key is already here.
+    public mutating func add(_ contact: Contact) {
+        if contacts[contact.key] == nil { contacts[contact.key] = contact }
+    }
+
     /// The contact with this key, if any.
     public subscript(key: GlobalKey) -> Contact? { contacts[key] }
 

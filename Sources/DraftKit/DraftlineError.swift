@@ -51,6 +51,10 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidSpeed(String)
     /// `/tour` without a terminal.
     case tourNeedsTerminal
+    /// A number of seconds that is not above 0 and at most an hour.
+    case invalidSeconds(String)
+    /// `/wait` ran out of time: how many messages arrived, of how many, in how long.
+    case waitTimedOut(arrived: Int, wanted: Int, seconds: Double)
     /// A line longer than ``Session/maximumLineBytes``; its size in bytes.
     case lineTooLong(Int)
 
@@ -108,6 +112,11 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "'\(text)' is not a speed: give a number above 0 and at most 1000 (2 is twice as fast)"
         case .tourNeedsTerminal:
             return "the tour types into the edit line, so it needs a terminal"
+        case .invalidSeconds(let text):
+            return "'\(text)' is not a time: give seconds above 0 and at most 3600"
+        case .waitTimedOut(let arrived, let wanted, let seconds):
+            let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return "waited \(time) s: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
         case .lineTooLong(let bytes):
             return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent or changed"
         }

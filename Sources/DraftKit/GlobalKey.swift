@@ -8,6 +8,15 @@ public struct GlobalKey: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The key as the user typed it.
     public let rawValue: String
 
+    /// The default identity: who draftline speaks for without `--as`, and who wrote every
+    /// message stored before senders were recorded.
+    public static let me = GlobalKey(unchecked: "me")
+
+    init(unchecked text: String) {
+        assert(Self.isValid(text))
+        rawValue = text
+    }
+
     /// The most characters a key may have.
     public static let maximumLength = 64
 

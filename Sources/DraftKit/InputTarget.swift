@@ -21,13 +21,16 @@ public enum InputTarget: Hashable, Sendable {
         }
     }
 
-    /// The ID under which this target's messages are kept in history.
+    /// The ID under which this target's messages are kept in history, for `identity`, who
+    /// writes in it.
     ///
-    /// A private chat is kept under the user's key; a comment thread under
-    /// `<kind>_<id>` (all replies in one thread share it), in a namespace of its own.
-    public var chatID: ChatID {
+    /// A private chat is the conversation of `identity` and the user
+    /// (``ChatID/between(_:_:)``: the user's key when `identity` is `me`); a comment
+    /// thread is `<kind>_<id>` whoever writes (all replies in one thread share it), in a
+    /// namespace of its own.
+    public func chatID(as identity: GlobalKey) -> ChatID {
         switch self {
-        case .privateChat(let user): return ChatID(unchecked: user.rawValue, kind: .privateChat)
+        case .privateChat(let user): return ChatID.between(identity, user)
         case .comment(let kind, let id, _): return ChatID(unchecked: "\(kind.rawValue)_\(id)", kind: .thread)
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// Stored as a property-list dictionary with the model's eleven keys: `chatID`,
 /// `messageID`, `content`, `target`, `mineHead`, `otherHead`, `type`, `filePath`, `address`
 /// (strings) and `latitude`, `longitude` (reals); draftline adds `sentAt` (a date), the
-/// time the message was sent. A dictionary that lacks a key, or holds a value of another
+/// time the message was sent, and `sender` (a string), the global_key of who sent it. A
+/// dictionary that lacks a key, or holds a value of another
 /// type under it, reads it as the model's default, as its `as? String ?? ""` does: `""`
 /// for strings, `0.0` for reals, 1970 for the date. One bad field never hides a message.
 public struct Message: Codable, Equatable, Sendable {
@@ -26,6 +27,9 @@ public struct Message: Codable, Equatable, Sendable {
     public var longitude: Double
     /// When the message was sent; 1970 for a message written without one.
     public var sentAt: Date
+    /// The global_key of who sent it; empty in a message written before senders were
+    /// recorded (see ``author``).
+    public var sender: String
 
     /// The time a message without `sentAt` reads as.
     public static let unknownTime = Date(timeIntervalSince1970: 0)
@@ -33,7 +37,8 @@ public struct Message: Codable, Equatable, Sendable {
     public init(
         chatID: String = "", messageID: String = "", content: String = "", target: String = "",
         mineHead: String = "", otherHead: String = "", type: String = "text", filePath: String = "",
-        address: String = "", latitude: Double = 0, longitude: Double = 0, sentAt: Date = Message.unknownTime
+        address: String = "", latitude: Double = 0, longitude: Double = 0, sentAt: Date = Message.unknownTime,
+        sender: String = ""
     ) {
         self.chatID = chatID
         self.messageID = messageID
@@ -47,11 +52,17 @@ public struct Message: Codable, Equatable, Sendable {
         self.latitude = latitude
         self.longitude = longitude
         self.sentAt = sentAt
+        self.sender = sender
     }
+
+    /// Who sent the message: ``sender``, or `me` for a message without one. Before two
+    /// people could share a data directory, every message was written by its one user,
+    /// the default identity `me`.
+    public var author: String { sender.isEmpty ? GlobalKey.me.rawValue : sender }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case chatID, messageID, content, target, mineHead, otherHead, type, filePath, address, latitude, longitude
-        case sentAt
+        case sentAt, sender
     }
 
     /// Reads a message, defaulting every missing or mistyped key as the seed model does.
@@ -78,14 +89,16 @@ public struct Message: Codable, Equatable, Sendable {
         latitude = real(.latitude)
         longitude = real(.longitude)
         sentAt = ((try? c.decodeIfPresent(Date.self, forKey: .sentAt)) ?? nil) ?? Self.unknownTime
+        sender = string(.sender)
     }
 
-    /// The model's `toDic`: the message as a property-list dictionary (with `sentAt`).
+    /// The model's `toDic`: the message as a property-list dictionary (with `sentAt` and
+    /// `sender`).
     public var dictionary: [String: Any] {
         [
             "chatID": chatID, "messageID": messageID, "content": content, "target": target,
             "mineHead": mineHead, "otherHead": otherHead, "type": type, "filePath": filePath,
-            "address": address, "latitude": latitude, "longitude": longitude, "sentAt": sentAt,
+            "address": address, "latitude": latitude, "longitude": longitude, "sentAt": sentAt, "sender": sender,
         ]
     }
 
@@ -106,6 +119,6 @@ public struct Message: Codable, Equatable, Sendable {
             target: string(.target), mineHead: string(.mineHead), otherHead: string(.otherHead),
             type: string(.type), filePath: string(.filePath), address: string(.address),
             latitude: real(.latitude), longitude: real(.longitude),
-            sentAt: dictionary[CodingKeys.sentAt.rawValue] as? Date ?? Self.unknownTime)
+            sentAt: dictionary[CodingKeys.sentAt.rawValue] as? Date ?? Self.unknownTime, sender: string(.sender))
     }
 }

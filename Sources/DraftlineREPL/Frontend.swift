@@ -26,6 +26,20 @@ public final class Frontend {
         return presenter.lines(for: reports, in: session)
     }
 
+    /// The demo peers' due answers stored, then what `feed` brought: the lines to show
+    /// and how many messages arrived (in the open chat or elsewhere).
+    public func receive(from feed: any HistoryFeed) -> (lines: [OutputLine], arrived: Int) {
+        let reports = session.answerPeers() + session.receive(feed.take())
+        onReports?(reports)
+        let arrived = reports.count { report in
+            switch report {
+            case .arrived, .arrivedElsewhere: return true
+            default: return false
+            }
+        }
+        return (presenter.lines(for: reports, in: session), arrived)
+    }
+
     /// The lines for reports the session made outside an event (the draft map).
     public func lines(for reports: [Report]) -> [OutputLine] { presenter.lines(for: reports, in: session) }
 

@@ -1,3 +1,5 @@
+import DraftKit
+
 /// draftline's command-line options.
 public struct Options: Equatable, Sendable {
     /// `--data-dir DIR`: where history lives; `nil` means the default.
@@ -24,6 +26,13 @@ public struct Options: Equatable, Sendable {
     /// `--trace-format json|debuglog`: how the trace file is written.
     public var traceFormat = TraceFormat.json
 
+    /// `--as KEY`: who the user is; `me` when not given.
+    public var identity = GlobalKey.me
+    /// `--demo`: the demo contacts answer what is sent to them.
+    public var demo = false
+    /// `--demo-delay SECONDS`: how long a demo contact takes to answer.
+    public var demoDelay = 2.0
+
     public init() {}
 
     /// The version `--version` prints.
@@ -31,7 +40,8 @@ public struct Options: Equatable, Sendable {
 
     /// The usage text `--help` prints.
     public static let usage = """
-        usage: draftline [--data-dir DIR] [--editor vi|emacs] [--trace] [--strict]
+        usage: draftline [--data-dir DIR] [--as KEY] [--demo [--demo-delay S]]
+                         [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
                draftline --tour [CHAPTER] [--tour-speed N]
                draftline --help | --version
@@ -42,6 +52,12 @@ public struct Options: Equatable, Sendable {
         options:
           --data-dir DIR     keep history in DIR (default: $XDG_DATA_HOME/draftline,
                              else ~/.local/share/draftline)
+          --as KEY           be the user KEY (default: me): two draftlines on one data
+                             directory, started --as alice and --as bob, talk to
+                             each other live
+          --demo             the demo contacts (alice, bob, carol, dmitri, mei)
+                             answer each message, to watch one arrive while typing
+          --demo-delay S     they answer after S seconds (default 2)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
           --trace            print a line for every draft event (save, restore, remove...)
           --strict           on a pipe, end with status 1 at the first error or failed
@@ -118,6 +134,18 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--tour-speed takes a number above 0 and at most 1000, not '\(text)'")
                 }
                 tourSpeed = speed
+            case "--as":
+                let text = try value(for: argument)
+                do { identity = try GlobalKey(validating: text) } catch {
+                    throw UsageError("--as takes a global_key (a-z, 0-9, '.', '_', '-'), not '\(text)'")
+                }
+            case "--demo": demo = true
+            case "--demo-delay":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                    throw UsageError("--demo-delay takes seconds from 0 to 3600, not '\(text)'")
+                }
+                demoDelay = seconds
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
             default: throw UsageError("unknown option '\(argument)'")

@@ -25,9 +25,12 @@ public struct Presenter {
         case .chatTitle(let target):
             return [info("── \(title(of: target, in: session)) ──")]
         case .messages(let messages):
-            return messages.isEmpty ? [info("(no messages yet)")] : messages.map { info(Self.render($0)) }
-        case .sent(let message):
-            return [info(Self.render(message))]
+            return messages.isEmpty
+                ? [info("(no messages yet)")] : messages.map { info(Self.render($0, identity: session.identity)) }
+        case .sent(let message), .arrived(let message):
+            return [info(Self.render(message, identity: session.identity))]
+        case .arrivedElsewhere(let message, let chat, let unread):
+            return [info(arrival(message, in: chat, unread: unread, session: session))]
         case .profile(let profile):
             return self.profile(profile, in: session)
         case .attachments(let attachments):
@@ -98,7 +101,8 @@ public struct Presenter {
     }
 
     /// A message as one line of a chat.
-    public static func render(_ message: Message) -> String {
+    /// A message as a chat shows it: `you:` when `identity` sent it, else the sender's key.
+    public static func render(_ message: Message, identity: GlobalKey = .me) -> String {
         let body: String
         switch message.type {
         case "text", "": body = message.content
@@ -110,7 +114,22 @@ public struct Presenter {
                 "[\(message.type) \(Attachment(path: message.filePath).name)]"
                 + (message.content.isEmpty ? "" : " " + message.content)
         }
-        return "  you: " + TerminalText.visible(body)
+        let author = message.author == identity.rawValue ? "you" : TerminalText.visible(message.author)
+        return "  \(author): " + TerminalText.visible(body)
+    }
+
+    /// The one line that announces a message in a chat that is not open: who, the start of
+    /// it, how many are unread there, and how to go there.
+    private func arrival(_ message: Message, in chat: ChatID, unread: Int, session: Session) -> String {
+        let text = Self.preview(
+            Self.render(message, identity: session.identity).trimmingCharacters(in: .whitespaces))
+        let place: String
+        if let user = chat.otherPerson(for: session.identity) {
+            place = "/open \(user)"
+        } else {
+            place = "/comment " + chat.rawValue.replacingOccurrences(of: "_", with: " ")
+        }
+        return "● \(chatTitle(chat, in: session)) · \(text) · \(unread) unread: \(place)"
     }
 
     /// A user's name as shown: the contact's name made safe, else the key.
@@ -166,7 +185,8 @@ public struct Presenter {
         case .leftEmpty(let key): return "\(keys[key]) with an empty line"
         case .attached(let name): return "/attach added \(Self.flat(name))"
         case .detached: return "/detach"
-        case .entering(let target): return "entering \(target.chatID)"
+        case .entering(.privateChat(let user)): return "entering \(user)"
+        case .entering(.comment(let kind, let id, _)): return "entering \(kind.rawValue)_\(id)"
         case .sending: return "sending (removed first, as the original does)"
         case .blankLine: return "a blank line sends nothing"
         case .sendFailed: return "the send failed: nothing is lost"
@@ -195,9 +215,11 @@ public struct Presenter {
         var lines: [OutputLine] = []
         for entry in entries {
             let last =
-                entry.lastMessage.map { Self.preview(Self.render($0).trimmingCharacters(in: .whitespaces)) }
-                ?? "(no messages)"
-            lines.append(info("  \(chatTitle(entry.chatID, in: session)) · \(last)"))
+                entry.lastMessage.map {
+                    Self.preview(Self.render($0, identity: session.identity).trimmingCharacters(in: .whitespaces))
+                } ?? "(no messages)"
+            let unread = entry.unread > 0 ? " · \(entry.unread) unread" : ""
+            lines.append(info("  \(chatTitle(entry.chatID, in: session)) · \(last)\(unread)"))
             for draft in entry.drafts {
                 let text = draft.text.map { Self.preview(Self.flat($0.text)) } ?? ""
                 var label = " (\(draft.key))"
@@ -209,11 +231,10 @@ public struct Presenter {
         return lines
     }
 
+    /// A chat as the list names it: the other person's key and name, or the thread.
     private func chatTitle(_ chat: ChatID, in session: Session) -> String {
-        if chat.kind == .privateChat, let key = try? GlobalKey(validating: chat.rawValue),
-            session.contacts[key] != nil
-        {
-            return "\(chat) (\(displayName(of: key, in: session)))"
+        if let key = chat.otherPerson(for: session.identity) {
+            return session.contacts[key] != nil ? "\(key) (\(displayName(of: key, in: session)))" : key.rawValue
         }
         return chat.rawValue.replacingOccurrences(of: "_", with: " ")
     }

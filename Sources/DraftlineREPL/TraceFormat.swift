@@ -9,7 +9,7 @@ public enum TraceFormat: String, Sendable {
     /// `inputStr_get:<text>`, `inputKey_delegate:<key>`), to put beside an app's console.
     case debuglog
 
-    /// The trace lines for these reports (draft events, sent messages, failed sends), at
+    /// The trace lines for these reports (draft events, sent, arrived and failed messages), at
     /// `time`, on `screen` (as `/expect screen` names it).
     public func lines(for reports: [Report], time: Date, screen: String) -> [String] {
         reports.compactMap { report in
@@ -24,6 +24,17 @@ public enum TraceFormat: String, Sendable {
                 return Self.json([
                     "time": Self.stamp(time), "event": "sent", "chat": message.chatID, "messageID": message.messageID,
                     "type": message.type, "text": message.content, "screen": screen,
+                ])
+            case (.json, .arrived(let message)):
+                return Self.json([
+                    "time": Self.stamp(time), "event": "arrived", "chat": message.chatID, "from": message.author,
+                    "messageID": message.messageID, "type": message.type, "text": message.content, "screen": screen,
+                ])
+            case (.json, .arrivedElsewhere(let message, let chat, let unread)):
+                return Self.json([
+                    "time": Self.stamp(time), "event": "arrived-elsewhere", "chat": chat.rawValue,
+                    "from": message.author, "messageID": message.messageID, "type": message.type,
+                    "text": message.content, "unread": unread, "screen": screen,
                 ])
             case (.json, .error(.notSent(let reason))), (.json, .error(.notSentSetAside(let reason, _))):
                 return Self.json(["time": Self.stamp(time), "event": "failed", "reason": reason, "screen": screen])

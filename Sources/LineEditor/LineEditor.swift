@@ -76,6 +76,30 @@ public final class LineEditor {
     /// as during one; a resize redraws the line where the terminal put it.
     public var interruption: (descriptor: Int32, take: () -> Wake)?
 
+    /// Something besides the keyboard that a read waits for: a descriptor, a time, or
+    /// both, and what to do when one comes.
+    ///
+    /// ``wake`` runs inside the read, between two keys: it may print with
+    /// ``printAbove(_:toError:)``, and the line, its cursor, a half-typed key sequence and
+    /// the editing mode's state stay as they were. draftline shows arriving messages so.
+    public struct Watch {
+        /// Readable when there is something to do; -1 for none.
+        public var descriptor: Int32
+        /// Seconds until something is due without the descriptor; `nil` for never.
+        public var timeout: () -> Double?
+        /// Does it.
+        public var wake: () -> Void
+
+        public init(descriptor: Int32, timeout: @escaping () -> Double?, wake: @escaping () -> Void) {
+            self.descriptor = descriptor
+            self.timeout = timeout
+            self.wake = wake
+        }
+    }
+
+    /// What a read waits for besides keys and the interruption descriptor.
+    public var watch: Watch?
+
     /// The private key sequence that inserts a pending pre-fill. A control-key sequence:
     /// one starting with ESC would break ESC in vi mode.
     static let prefillSequence = "^X^]"
@@ -512,16 +536,25 @@ public final class LineEditor {
                 }
                 if wake.contains(.resize) { redraw() }
             }
-            var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-            if let interruption {
-                watched.append(pollfd(fd: interruption.descriptor, events: Int16(POLLIN), revents: 0))
+            var watched = [
+                pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interruption?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            var timeout: Int32 = -1
+            if let seconds = watch?.timeout() {
+                timeout = Int32(min(max(0, (seconds * 1000).rounded(.up)), 86_400_000))
             }
-            let ready = poll(&watched, nfds_t(watched.count), -1)
+            let ready = poll(&watched, nfds_t(watched.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return -1
             }
-            if watched.count > 1 && watched[1].revents != 0 { continue }
+            if watched[1].revents != 0 { continue }
+            if let watch, ready == 0 || watched[2].revents != 0 {
+                watch.wake()
+                continue
+            }
             var byte: CChar = 0
             // Non-blocking for this one read: a Ctrl-C can flush the terminal's input
             // between poll and read, and a read that then blocked would not see the pipe.

@@ -98,7 +98,7 @@ enum Benchmark {
                 number += 1
                 return generator.message(chat: key.rawValue, number: number)
             }
-            try history.appendAll(batch, to: InputTarget.privateChat(key).chatID, durable: false)
+            try history.appendAll(batch, to: InputTarget.privateChat(key).chatID(as: .me), durable: false)
         }
         try ContactBook.write(contacts, directory: directory)
         sync()

@@ -63,7 +63,12 @@ enum Draftline {
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
-                idSuffix: pinned == nil ? .random : .sequential)
+                idSuffix: pinned == nil ? .random : .sequential, identity: options.identity)
+            if options.demo {
+                session.peers = DemoPeers(
+                    people: Set(ContactBook.demo.map(\.key)), delay: options.demoDelay, history: data.history,
+                    clock: clock)
+            }
             frontend = Frontend(session)
         } catch {
             Console.write(
@@ -83,10 +88,15 @@ enum Draftline {
                 trace.record(reports, session: session)
             }
         }
+        // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
+        // woken by inotify (a file system that inotify does not see other writers on).
+        let live = Live(
+            frontend: frontend,
+            feed: data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll"))
         if terminal {
-            return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory).run()
+            return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory, live: live).run()
         }
-        return PipeREPL(frontend: frontend, strict: options.strict).run()
+        return PipeREPL(frontend: frontend, strict: options.strict, live: live).run()
     }
 
     private enum Failure: Error, CustomStringConvertible {

@@ -9,6 +9,8 @@ struct PipeREPL {
     let frontend: Frontend
     /// Whether the first error or failed expectation ends the run (`--strict`).
     var strict = false
+    /// Messages from the other side, shown between lines and during `/wait`.
+    var live: Live?
 
     func run() -> Int32 {
         // No edit line can take unsent text back: it goes on the undo stack instead.
@@ -16,6 +18,7 @@ struct PipeREPL {
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
         var number = 0
         while !frontend.hasQuit {
+            live?.check()
             guard let line = input.next() else {
                 Console.show(frontend.handle(.endOfInput))
                 break
@@ -36,6 +39,11 @@ struct PipeREPL {
                     let lines = frontend.handle(event)
                     Console.show(lines)
                     failed = strict && lines.contains { $0.kind == .error }
+                }
+                if let wait = frontend.session.takeRequestedWait(), let live,
+                    !live.wait(count: wait.count, seconds: wait.seconds, interruptible: false)
+                {
+                    failed = failed || strict
                 }
                 if failed {
                     Console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)

@@ -9,6 +9,8 @@ struct TerminalREPL {
     let frontend: Frontend
     let options: Options
     let lineHistory: LineHistoryFile
+    /// Messages from the other side.
+    var live: Live?
 
     /// `draftline --tour`: the tour alone, without opening the user's data directory.
     static func playTour(options: Options) -> Int32 {
@@ -31,6 +33,10 @@ struct TerminalREPL {
         } catch {
             Console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.failure
+        }
+        if let live {
+            editor.watch = LineEditor.Watch(
+                descriptor: live.feed.descriptor, timeout: { live.timeout }, wake: { live.check() })
         }
         frontend.session.canPlayTour = true
         frontend.session.tourChapters = Tour.chapters.map(\.name)
@@ -58,6 +64,9 @@ struct TerminalREPL {
             }
             guard let event else { continue }
             Console.show(frontend.handle(event))
+            if let wait = frontend.session.takeRequestedWait() {
+                live?.wait(count: wait.count, seconds: wait.seconds, interruptible: true)
+            }
             if let tour = frontend.session.takeRequestedTour() {
                 TourPlayer(editor: editor, speed: tour.speed, chapter: tour.chapter).play()
             }

@@ -22,6 +22,7 @@ struct CommandCatalogueTests {
         case .count(let range): return String(range.lowerBound)
         case .onOff: return "on"
         case .speed: return "2"
+        case .seconds: return "0.5"
         case .choice(let words): return words[0]
         }
     }

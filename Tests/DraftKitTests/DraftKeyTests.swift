@@ -19,7 +19,7 @@ struct DraftKeyTests {
     @Test func privateChatKey() throws {
         let target = InputTarget.privateChat(try GlobalKey(validating: "alice"))
         #expect(target.draftKey.rawValue == "privateMessage_alice")
-        #expect(target.chatID.rawValue == "alice")
+        #expect(target.chatID(as: .me).rawValue == "alice")
     }
 
     @Test func commentKeysWithAndWithoutReplyTarget() throws {
@@ -27,7 +27,7 @@ struct DraftKeyTests {
         #expect(InputTarget.comment(.tweet, id: 123, replyTo: nil).draftKey.rawValue == "tweet_123_")
         #expect(InputTarget.comment(.topic, id: 7, replyTo: bob).draftKey.rawValue == "topic_7_bob")
         #expect(InputTarget.comment(.task, id: 42, replyTo: bob).draftKey.rawValue == "task_42_bob")
-        #expect(InputTarget.comment(.task, id: 42, replyTo: bob).chatID.rawValue == "task_42")
+        #expect(InputTarget.comment(.task, id: 42, replyTo: bob).chatID(as: .me).rawValue == "task_42")
     }
 
     @Test func chatIDsAreSafeFileNames() {

@@ -14,7 +14,7 @@ struct MessageTests {
             "chatID", "messageID", "content", "target", "mineHead", "otherHead", "type", "filePath", "address",
             "latitude", "longitude",
         ]
-        #expect(Set(full.dictionary.keys) == model.union(["sentAt"]))
+        #expect(Set(full.dictionary.keys) == model.union(["sentAt", "sender"]))
     }
 
     @Test func missingKeysTakeTheSeedDefaults() {

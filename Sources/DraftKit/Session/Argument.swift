@@ -27,6 +27,8 @@ public struct Argument: Sendable {
         case onOff
         /// A speed above 0 and at most 1000.
         case speed
+        /// Seconds: above 0, at most an hour.
+        case seconds
         /// One of these words.
         case choice([String])
     }
@@ -92,6 +94,11 @@ public struct Argument: Sendable {
                 throw .invalidSpeed(text)
             }
             return .real(speed)
+        case .seconds:
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw .invalidSeconds(text)
+            }
+            return .real(seconds)
         case .choice(let words):
             guard words.contains(text) else { throw .unexpectedArgument(text, usage: usage) }
             return .text(text)

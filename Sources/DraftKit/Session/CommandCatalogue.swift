@@ -4,6 +4,10 @@ public enum CommandCatalogue {
     public static let defaultHistoryCount = 20
     /// The counts `/history` accepts.
     public static let historyRange = 1...1000
+    /// The counts `/wait` accepts.
+    public static let waitRange = 1...1000
+    /// How long `/wait` waits when not told.
+    public static let defaultWaitSeconds = 10.0
     /// What `/expect` checks: `draft <key> <text>`, `no-draft <key>`, `media <key> <n>`,
     /// `last-message <text>`, `screen <home|user|profile user|kind id>`.
     public static let expectations = ["draft", "no-draft", "media", "last-message", "screen"]
@@ -83,6 +87,12 @@ public enum CommandCatalogue {
             "check a draft, a message or the screen, for QA scripts (--strict stops at a failure)"
         ) { session, arguments throws(DraftlineError) in
             try session.expect(arguments.text(0)!, arguments.text(1) ?? "")
+        },
+        CommandSpec(
+            "wait", [Argument("n", .count(waitRange), optional: true), Argument("seconds", .seconds, optional: true)],
+            "wait until n messages arrive (default 1), or the seconds pass (default \(defaultWaitSeconds))"
+        ) { session, arguments throws(DraftlineError) in
+            session.requestWait(count: arguments.count(0) ?? 1, seconds: arguments.real(1) ?? defaultWaitSeconds)
         },
         CommandSpec("help", "this help") { _, _ throws(DraftlineError) in [.help] },
         CommandSpec("quit", "quit: every draft is discarded, history stays") { session, _ throws(DraftlineError) in

@@ -11,18 +11,23 @@ public final class Outbox {
         /// A count from 1 in this process: with a pinned clock, a run gives the same IDs
         /// every time.
         case sequential
+        /// A label, then a count from 1 in this outbox: a demo peer's, apart from the
+        /// user's even with a pinned clock.
+        case labelled(String)
     }
 
     /// Where messages go.
     public let history: any HistoryStore
-    /// The sender's avatar, stored in each message's `mineHead`.
-    public let identity: String
+    /// Who sends: stored in each message's `sender` and `mineHead` (the sender's avatar).
+    public let identity: GlobalKey
     private let clock: @Sendable () -> Date
     private let suffix: IDSuffix
     private var sent = 0
+    /// The IDs of messages stored by this outbox that the feed has not yet brought back.
+    private var unechoed: Set<String> = []
 
     public init(
-        history: any HistoryStore, identity: String = "me", clock: @escaping @Sendable () -> Date,
+        history: any HistoryStore, identity: GlobalKey = .me, clock: @escaping @Sendable () -> Date,
         idSuffix: IDSuffix = .random
     ) {
         self.history = history
@@ -51,7 +56,8 @@ public final class Outbox {
             message.filePath = attachment.path
             if access(attachment.path, F_OK) != 0 { result.gone.append(attachment) }
             do throws(StoreError) {
-                try history.append(message, to: target.chatID)
+                try history.append(message, to: target.chatID(as: identity))
+                unechoed.insert(message.messageID)
             } catch {
                 result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: Array(pending)))
                 return result
@@ -62,7 +68,8 @@ public final class Outbox {
         guard !text.allSatisfy(\.isWhitespace) else { return result }
         let message = compose(text, to: target)
         do throws(StoreError) {
-            try history.append(message, to: target.chatID)
+            try history.append(message, to: target.chatID(as: identity))
+            unechoed.insert(message.messageID)
         } catch {
             result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: []))
             return result
@@ -73,7 +80,14 @@ public final class Outbox {
 
     /// Stores one message that is not typed text (a location).
     public func send(_ message: Message, to target: InputTarget) throws(StoreError) {
-        try history.append(message, to: target.chatID)
+        try history.append(message, to: target.chatID(as: identity))
+        unechoed.insert(message.messageID)
+    }
+
+    /// Whether a message that came back through a feed is one this outbox stored (it was
+    /// shown when sent); each is recognised once.
+    func isEcho(_ message: Message) -> Bool {
+        message.author == identity.rawValue && unechoed.remove(message.messageID) != nil
     }
 
     /// A message to `target` with this text, dated and identified by the clock.
@@ -81,8 +95,8 @@ public final class Outbox {
         let other = target.otherUser?.rawValue ?? ""
         let now = clock()
         return Message(
-            chatID: target.chatID.rawValue, messageID: messageID(at: now), content: text, target: other,
-            mineHead: identity, otherHead: other, type: "text", sentAt: now)
+            chatID: target.chatID(as: identity).rawValue, messageID: messageID(at: now), content: text, target: other,
+            mineHead: identity.rawValue, otherHead: other, type: "text", sentAt: now, sender: identity.rawValue)
     }
 
     /// A unique, time-ordered message ID: milliseconds since 1970 by the clock, then the
@@ -93,6 +107,7 @@ public final class Outbox {
         switch suffix {
         case .random: return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         case .sequential: return "\(milliseconds)-\(String(sent, radix: 16))"
+        case .labelled(let label): return "\(milliseconds)-\(label)-\(String(sent, radix: 16))"
         }
     }
 }

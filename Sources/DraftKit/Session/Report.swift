@@ -11,6 +11,11 @@ public enum Report: Equatable, Sendable {
     case messages([Message])
     /// A message just stored.
     case sent(Message)
+    /// A message from the other side, in the open chat.
+    case arrived(Message)
+    /// A message from someone in a chat that is not open, and how many are now unread
+    /// there.
+    case arrivedElsewhere(Message, chat: ChatID, unread: Int)
     /// A user's profile.
     case profile(Profile)
     /// The current draft's media list (empty: nothing attached any more).
@@ -67,10 +72,14 @@ public struct Profile: Equatable, Sendable {
     public var waitingDrafts: [DraftKey]
 
     /// The profile of `user`, reached from `previous`.
-    init(of user: GlobalKey, history: any HistoryStore, drafts: DraftStore, from previous: Screen?) {
+    init(
+        of user: GlobalKey, as identity: GlobalKey, history: any HistoryStore, drafts: DraftStore,
+        from previous: Screen?
+    ) {
         self.user = user
         let chat = InputTarget.privateChat(user)
-        do throws(StoreError) { messageCount = .success(try history.messageCount(in: chat.chatID)) } catch {
+        do throws(StoreError) { messageCount = .success(try history.messageCount(in: chat.chatID(as: identity))) } catch
+        {
             messageCount = .failure(error)
         }
         var waiting = [chat.draftKey]

@@ -53,13 +53,14 @@ extension Session {
             hadSendFailure = true
             throw .notSent(error.description)
         }
+        notifyPeers(of: [message], to: target)
         return [.sent(message)]
     }
 
     func showHistory(count: Int) throws(DraftlineError) -> [Report] {
         let target = try currentTarget()
         do throws(StoreError) {
-            return [.messages(try history.recentMessages(in: target.chatID, limit: count))]
+            return [.messages(try history.recentMessages(in: target.chatID(as: identity), limit: count))]
         } catch {
             throw .historyUnreadable(error.description)
         }
@@ -73,7 +74,8 @@ extension Session {
         return [
             .chatList(
                 ChatListEntry.list(
-                    summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated))
+                    summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated,
+                    unread: unread, identity: identity))
         ]
     }
 
@@ -167,7 +169,9 @@ extension Session {
         case "last-message":
             let target = try currentTarget()
             let last: Message?
-            do throws(StoreError) { last = try history.recentMessages(in: target.chatID, limit: 1).last } catch {
+            do throws(StoreError) {
+                last = try history.recentMessages(in: target.chatID(as: identity), limit: 1).last
+            } catch {
                 throw .historyUnreadable(error.description)
             }
             let expected = quotedRest()

@@ -35,16 +35,27 @@ public final class Session {
     public private(set) var returnedLine: TextDraft?
     /// Whether Ctrl-D was pressed once with drafts in memory: a second one quits.
     public private(set) var isQuitPending = false
+    /// Messages that arrived in chats that were not open, by chat, since each was last
+    /// opened. In memory, like drafts: a new session starts with none.
+    public internal(set) var unread: [ChatID: Int] = [:]
+    /// People who answer what is sent to them (`--demo`).
+    public var peers: DemoPeers?
+    /// The wait `/wait` asked for, until the front end takes it.
+    public internal(set) var requestedWait: (count: Int, seconds: Double)?
 
     /// The users one can chat with, loaded when first needed (not at start-up).
     public private(set) lazy var contacts: ContactBook = {
-        let book = loadContacts()
+        var book = loadContacts()
+        if identity != .me { book.add(Contact(key: .me, name: "me")) }
         if let problem = book.problem { pendingReports.append(.warning(.contacts(problem))) }
         if book.skipped > 0 { pendingReports.append(.warning(.contactsSkipped(book.skipped))) }
         return book
     }()
     /// Where messages are kept.
     public let history: any HistoryStore
+    /// Who the user is (`--as`): the sender of what they send, and one of the two people
+    /// of every private chat they open.
+    public let identity: GlobalKey
     /// The clock every time, age and message ID follows.
     public let clock: @Sendable () -> Date
 
@@ -65,8 +76,9 @@ public final class Session {
     public init(
         contacts: @autoclosure @escaping () -> ContactBook, history: any HistoryStore, tracing: Bool = false,
         workingDirectory: String = "/", home: String? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-        idSuffix: Outbox.IDSuffix = .random
+        idSuffix: Outbox.IDSuffix = .random, identity: GlobalKey = .me
     ) {
+        self.identity = identity
         self.loadContacts = contacts
         self.history = history
         self.isTracing = tracing
@@ -74,7 +86,7 @@ public final class Session {
         self.home = home
         self.clock = clock
         rules = DraftRules(clock: clock)
-        outbox = Outbox(history: history, clock: clock, idSuffix: idSuffix)
+        outbox = Outbox(history: history, identity: identity, clock: clock, idSuffix: idSuffix)
         history.onWarning = { [weak self] warning in self?.pendingReports.append(.warning(.store(warning))) }
     }
 
@@ -132,8 +144,13 @@ public final class Session {
         case .line(let line):
             reports = enter(line, given: given)
         }
+        return reports + takePendingReports()
+    }
+
+    /// Warnings that arrived between reports.
+    func takePendingReports() -> [Report] {
         defer { pendingReports = [] }
-        return reports + pendingReports
+        return pendingReports
     }
 
     /// Enter on `line`, which started as `given`.
@@ -263,9 +280,12 @@ public final class Session {
         case .home:
             return [.home]
         case .chat(let target):
+            unread[target.chatID(as: identity)] = nil
             var reports: [Report] = [.chatTitle(target)]
             do throws(StoreError) {
-                reports.append(.messages(try history.recentMessages(in: target.chatID, limit: Self.openHistoryCount)))
+                reports.append(
+                    .messages(try history.recentMessages(in: target.chatID(as: identity), limit: Self.openHistoryCount))
+                )
             } catch {
                 reports.append(.error(.historyUnreadable(error.description)))
             }
@@ -274,7 +294,11 @@ public final class Session {
             if !media.isEmpty { reports.append(.attachments(media)) }
             return reports
         case .profile(let user):
-            return [.profile(Profile(of: user, history: history, drafts: drafts, from: navigator.previousScreen))]
+            return [
+                .profile(
+                    Profile(
+                        of: user, as: identity, history: history, drafts: drafts, from: navigator.previousScreen))
+            ]
         }
     }
 
@@ -300,6 +324,7 @@ public final class Session {
         let result = outbox.send(text, attachments: taken.attachments, to: target)
         reports += result.gone.map { .warning(.attachmentGone($0.name)) }
         reports += result.stored.map(Report.sent)
+        notifyPeers(of: result.stored, to: target)
         if let failure = result.failure {
             hadSendFailure = true
             if returnsTextToLine {

@@ -24,6 +24,9 @@ public protocol HistoryStore: AnyObject {
     /// Every chat with history, each with its last message and when it was sent.
     func chats() throws(StoreError) -> [ChatSummary]
 
+    /// A feed of the messages appended from now on, by this process or any other.
+    func follow(notifications: Bool) -> any HistoryFeed
+
     /// Called with each warning as it happens (a damaged file moved aside, a chat that
     /// could not be listed).
     var onWarning: ((StoreWarning) -> Void)? { get set }

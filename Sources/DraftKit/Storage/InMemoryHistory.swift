@@ -1,6 +1,8 @@
 /// A ``HistoryStore`` in memory: for tests, demos and the tour. Nothing reaches a disk.
 public final class InMemoryHistory: HistoryStore {
     private var stored: [ChatID: [Message]] = [:]
+    /// Every append, in order, for feeds.
+    private(set) var appended: [Arrival] = []
 
     /// When set, the next append fails with this error and stores nothing (a full disk,
     /// played in memory).
@@ -16,6 +18,27 @@ public final class InMemoryHistory: HistoryStore {
             throw failure
         }
         stored[chat, default: []].append(message)
+        appended.append(Arrival(chat: chat, message: message))
+    }
+
+    /// A feed of what is appended from now on; it has no descriptor (ask it).
+    public func follow(notifications: Bool = false) -> any HistoryFeed { Feed(history: self) }
+
+    private final class Feed: HistoryFeed {
+        let history: InMemoryHistory
+        var seen: Int
+
+        init(history: InMemoryHistory) {
+            self.history = history
+            seen = history.appended.count
+        }
+
+        var descriptor: Int32 { -1 }
+
+        func take() -> [Arrival] {
+            defer { seen = history.appended.count }
+            return Array(history.appended[seen...])
+        }
     }
 
     public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message] {

@@ -41,6 +41,8 @@ public final class PropertyListHistory: HistoryStore {
     private let lock: FileLock
     private let clock: @Sendable () -> Date
     private let index: SegmentIndex
+    /// Where each append is announced to other processes.
+    var journal: Journal
 
     /// Makes chosen writes fail, as a full disk would; for tests only.
     var faults: FileSystem.FaultInjector?
@@ -70,12 +72,14 @@ public final class PropertyListHistory: HistoryStore {
         self.clock = clock
         temporaryDirectory = directory + "/tmp"
         index = SegmentIndex(directory: directory)
+        journal = Journal(directory: directory + "/live")
         do {
             try FileSystem.makeDirectories(directory)
             for kind in ChatID.Kind.allCases where try FileSystem.makeDirectory(Self.root(of: kind, in: directory)) {
                 try FileSystem.syncDirectory(directory)
             }
             if try FileSystem.makeDirectory(temporaryDirectory) { try FileSystem.syncDirectory(directory) }
+            if try FileSystem.makeDirectory(journal.directory) { try FileSystem.syncDirectory(directory) }
             lock = try FileLock(path: directory + "/lock")
         } catch {
             throw .unavailable(error.description)
@@ -99,8 +103,11 @@ public final class PropertyListHistory: HistoryStore {
     /// Appends many messages to a chat at once, filling its last segment and then whole
     /// new ones: for importing and for filling a data directory to test with.
     ///
-    /// With `durable` off the files are not synced one by one.
-    public func appendAll(_ new: [Message], to chat: ChatID, durable: Bool = true) throws(StoreError) {
+    /// With `durable` off the files are not synced one by one; with `announce` off the
+    /// journal is not told (a bulk load that no running process needs to see arrive).
+    public func appendAll(
+        _ new: [Message], to chat: ChatID, durable: Bool = true, announce: Bool = true
+    ) throws(StoreError) {
         guard !new.isEmpty else { return }
         try available { () throws(FileError) in
             try lock.withLock { () throws(FileError) in
@@ -114,6 +121,7 @@ public final class PropertyListHistory: HistoryStore {
                     segment = try readSegment(chat, last, repair: false) ?? []
                 }
                 var rest = new[...]
+                var records: [JournalRecord] = []
                 while !rest.isEmpty {
                     if segment.count >= segmentCapacity {
                         guard index < Self.maximumSegmentIndex else {
@@ -125,13 +133,50 @@ public final class PropertyListHistory: HistoryStore {
                         segment = []
                     }
                     let room = segmentCapacity - segment.count
+                    if announce {
+                        for (offset, message) in rest.prefix(room).enumerated() {
+                            records.append(
+                                JournalRecord(
+                                    chat: chat, segment: index, position: segment.count + offset,
+                                    messageID: message.messageID))
+                        }
+                    }
                     segment += rest.prefix(room)
                     rest = rest.dropFirst(room)
                     try writeSegment(chat, index, segment, durable: durable)
                 }
                 noteLastSegment(chat, index)
+                // The messages are stored: a journal that cannot be written only costs
+                // the other processes the live display of them.
+                try? journal.append(records)
             }
         }
+    }
+
+    /// A feed of what any process appends from now on, read from the journal; woken by
+    /// `inotify` on the journal's directory when `notifications` is on and the kernel
+    /// allows it, else to be asked every ``HistoryFeedPolling/interval``.
+    public func follow(notifications: Bool = true) -> any HistoryFeed {
+        PropertyListFeed(history: self, notifications: notifications)
+    }
+
+    /// The message a journal record points at, when it is still there (a segment repaired
+    /// since, or a chat directory that is not a directory, gives `nil`).
+    func message(at record: JournalRecord, cache: inout (path: String, messages: [Message])?) -> Message? {
+        guard (try? checkChatDirectory(record.chat)) != nil else { return nil }
+        let path = segmentPath(record.chat, record.segment)
+        let messages: [Message]
+        if let cache, cache.path == path, record.position < cache.messages.count {
+            messages = cache.messages
+        } else {
+            guard let read = (try? Self.decode(path)) ?? nil else { return nil }
+            messages = read
+            cache = (path, read)
+        }
+        guard record.position < messages.count else { return nil }
+        let message = messages[record.position]
+        guard record.messageID == "-" || message.messageID == record.messageID else { return nil }
+        return message
     }
 
     public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message] {

@@ -1,0 +1,57 @@
+/// The other side: messages that arrive from other processes or demo peers.
+extension Session {
+    /// Messages a feed brought: those in the open chat are shown; those in another chat
+    /// of the user's are counted as unread and announced; the rest (other people's chats,
+    /// what this session sent itself) are passed over. No draft and no line changes.
+    ///
+    /// The open chat is the one on screen, also while a prompt of its own asks for a
+    /// name; on a profile no chat is open.
+    public func receive(_ arrivals: [Arrival]) -> [Report] {
+        var reports: [Report] = []
+        for arrival in arrivals {
+            let message = arrival.message
+            let chat = arrival.chat
+            if outbox.isEcho(message) { continue }
+            if screen.target?.chatID(as: identity) == chat {
+                reports.append(.arrived(message))
+                continue
+            }
+            guard message.author != identity.rawValue else { continue }
+            switch chat.kind {
+            case .privateChat: guard chat.includes(identity) else { continue }
+            case .thread: guard message.target == identity.rawValue else { continue }
+            }
+            unread[chat, default: 0] += 1
+            reports.append(.arrivedElsewhere(message, chat: chat, unread: unread[chat] ?? 0))
+        }
+        return reports + takePendingReports()
+    }
+
+    /// Takes the wait `/wait` asked for, if any: how many messages, for how long.
+    public func takeRequestedWait() -> (count: Int, seconds: Double)? {
+        defer { requestedWait = nil }
+        return requestedWait
+    }
+
+    /// What a wait that ended shows: nothing when every message came, else one error line.
+    public func waitEnded(arrived: Int, wanted: Int, seconds: Double) -> [Report] {
+        arrived >= wanted ? [] : [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: seconds))]
+    }
+
+    /// Stores the demo peers' answers that are due; they arrive through the feed.
+    public func answerPeers() -> [Report] {
+        guard let peers else { return [] }
+        return peers.answerDue().map { .error(.notSent($0.description)) }
+    }
+
+    func requestWait(count: Int, seconds: Double) -> [Report] {
+        requestedWait = (count, seconds)
+        return []
+    }
+
+    /// Tells the demo peers what was sent to them.
+    func notifyPeers(of stored: [Message], to target: InputTarget) {
+        guard let peers, case .privateChat(let user) = target else { return }
+        for message in stored { peers.heard(message, from: identity, to: user) }
+    }
+}
