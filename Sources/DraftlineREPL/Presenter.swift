@@ -140,7 +140,8 @@ public struct Presenter {
     private func title(of target: InputTarget, in session: Session) -> String {
         switch target {
         case .privateChat(let user):
-            return "chat with \(displayName(of: user, in: session)) (\(user))"
+            let name = displayName(of: user, in: session)
+            return "chat with " + (name == user.rawValue ? name : "\(name) (\(user))")
         case .comment(let kind, let id, let replyTo):
             return "\(kind.rawValue) \(id): " + (replyTo.map { "reply to @\($0)" } ?? "new comment")
         }
@@ -234,7 +235,8 @@ public struct Presenter {
     /// A chat as the list names it: the other person's key and name, or the thread.
     private func chatTitle(_ chat: ChatID, in session: Session) -> String {
         if let key = chat.otherPerson(for: session.identity) {
-            return session.contacts[key] != nil ? "\(key) (\(displayName(of: key, in: session)))" : key.rawValue
+            let name = displayName(of: key, in: session)
+            return name == key.rawValue ? name : "\(key) (\(name))"
         }
         return chat.rawValue.replacingOccurrences(of: "_", with: " ")
     }

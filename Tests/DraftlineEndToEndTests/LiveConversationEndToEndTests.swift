@@ -199,4 +199,35 @@ struct LiveConversationEndToEndTests {
         #expect(try alice.quit() == .exited(0))
         #expect(try bob.quit() == .exited(0))
     }
+
+    /// A data directory written by draftline before senders were recorded (the commit
+    /// before this feature, kept under `Tests/Fixtures`): `me` reads its messages as its
+    /// own, and a named identity talks to `me` in the same chat.
+    @Test func aDataDirectoryFromBeforeSendersKeepsWorking() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/data-2026-11-29").standardized.path
+        let copy = try Fixture.run(
+            "/bin/cp", arguments: ["-R", source, fixture.dataDirectory], environment: fixture.environment(), timeout: 30
+        )
+        #expect(copy.status == 0)
+        _ = try Fixture.run(
+            "/bin/chmod", arguments: ["-R", "go-rwx", fixture.dataDirectory], environment: fixture.environment(),
+            timeout: 30)
+        let me = try fixture.runPiped("/open bob\n/comment tweet 5\n/open alice\n")
+        #expect(me.status == 0, "\(me.error)")
+        #expect(me.output.contains("  you: hello bob, from before senders\n  you: second line\n"), "\(me.output)")
+        #expect(me.output.contains("  you: a comment\n"))
+        #expect(me.output.contains("  you: [location 52.5, 13.4 Berlin]\n"))
+        let bob = try fixture.runPiped(
+            "/open me\nreply from bob\n/chats\n", arguments: ["--data-dir", fixture.dataDirectory, "--as", "bob"])
+        #expect(bob.status == 0, "\(bob.error)")
+        #expect(bob.output.contains("  me: hello bob, from before senders\n  me: second line\n  you: reply from bob\n"))
+        #expect(bob.output.contains("  me · you: reply from bob\n"), "\(bob.output)")
+        let again = try fixture.runPiped("/open bob\n/history 3\n")
+        #expect(again.output.hasSuffix("  you: second line\n  bob: reply from bob\n"), "\(again.output)")
+        let stored = try fixture.messages(in: "bob")
+        #expect(stored.map(\.sender) == ["", "", "bob"])
+        #expect(stored.map(\.author) == ["me", "me", "bob"])
+        #expect(try String(contentsOfFile: fixture.dataDirectory + "/format", encoding: .utf8) == "2\n")
+    }
 }

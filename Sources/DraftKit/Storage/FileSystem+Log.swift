@@ -6,7 +6,7 @@ extension FileSystem {
     /// `O_CREAT`, `O_NOFOLLOW` and `O_NONBLOCK`, then `fstat`): a link, a FIFO or another
     /// user's file is refused.
     private static func openLogForAppending(_ path: String) throws(FileError) -> Int32 {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o600)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o600)
         guard fd >= 0 else { throw FileError("open", path: path) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -24,10 +24,16 @@ extension FileSystem {
     /// Appends `bytes` to a log file with one `write` (so that readers never see half a
     /// line written by one process and half by another) and, when the file is then over
     /// `rotateAt` bytes, renames it to `rotated` so that the next append starts a new one.
-    /// Not synced: a log is a notification, not data.
+    /// A file that does not end with a newline (a short write on a full disk, an edit by
+    /// hand) gets one first, so that its broken last line stays one line of its own. Not
+    /// synced: a log is a notification, not data. Callers serialise appends (a lock).
     static func appendToLog(_ path: String, _ bytes: [UInt8], rotateAt: Int, rotated: String) throws(FileError) {
         let fd = try openLogForAppending(path)
         defer { close(fd) }
+        var bytes = bytes
+        let size = size(of: fd)
+        var last: UInt8 = 0x0A
+        if size > 0, pread(fd, &last, 1, off_t(size - 1)) == 1, last != 0x0A { bytes.insert(0x0A, at: 0) }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
