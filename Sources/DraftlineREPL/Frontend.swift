@@ -26,10 +26,11 @@ public final class Frontend {
         return presenter.lines(for: reports, in: session)
     }
 
-    /// The demo peers' due answers stored, then what `feed` brought: the lines to show
-    /// and how many messages arrived (in the open chat or elsewhere).
-    public func receive(from feed: any HistoryFeed) -> (lines: [OutputLine], arrived: Int) {
-        let reports = session.answerPeers() + session.receive(feed.take())
+    /// The demo peers' due answers stored (unless `answering` is off), then what `feed`
+    /// brought: the lines to show and how many messages arrived (in the open chat or
+    /// elsewhere).
+    public func receive(from feed: any HistoryFeed, answering: Bool = true) -> (lines: [OutputLine], arrived: Int) {
+        let reports = (answering ? session.answerPeers() : []) + session.receive(feed.take())
         onReports?(reports)
         let arrived = reports.count { report in
             switch report {

@@ -23,10 +23,11 @@ final class Live {
         return seconds
     }
 
-    /// Stores the peers' due answers and shows what arrived; returns how many messages.
+    /// Stores the peers' due answers (unless `answering` is off) and shows what arrived;
+    /// returns how many messages.
     @discardableResult
-    func check() -> Int {
-        let (lines, arrived) = frontend.receive(from: feed)
+    func check(answering: Bool = true) -> Int {
+        let (lines, arrived) = frontend.receive(from: feed, answering: answering)
         Console.show(lines)
         return arrived
     }

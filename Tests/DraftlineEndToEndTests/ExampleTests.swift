@@ -21,7 +21,7 @@ struct ExampleTests {
         URL(fileURLWithPath: Fixture.executable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    @Test(arguments: ["draft-flow", "two-chats", "comment-thread"])
+    @Test(arguments: ["draft-flow", "two-chats", "comment-thread", "demo-peer"])
     func scriptedSessionPrintsWhatItsExpectedFileSays(_ name: String) throws {
         let fixture = try Fixture()
         let script = Self.examples.appendingPathComponent("sessions/\(name).sh").path
@@ -72,7 +72,7 @@ struct ExampleTests {
 
     /// With the clock pinned (SOURCE_DATE_EPOCH), a script run twice gives byte-identical
     /// output and identical stored files.
-    @Test(arguments: ["draft-flow", "two-chats", "comment-thread"])
+    @Test(arguments: ["draft-flow", "two-chats", "comment-thread", "demo-peer"])
     func aScriptRunTwiceWithAPinnedClockGivesTheSameBytes(_ name: String) throws {
         let script = Self.examples.appendingPathComponent("sessions/\(name).sh").path
         var runs: [(output: Data, files: [String: Data])] = []
