@@ -70,7 +70,7 @@ public struct Options: Equatable, Sendable {
           --tour [CHAPTER]   play a guided tour of the draft flow (needs a terminal;
                              keeps its history in memory; any key skips ahead); the
                              chapters: story (the default), undo, empty, comments,
-                             cursor, keys, media
+                             cursor, keys, live, media
           --tour-speed N     type the tour N times as fast (default 1)
           --help             show this help
           --version          show the version

@@ -121,15 +121,16 @@ public struct Presenter {
     /// The one line that announces a message in a chat that is not open: who, the start of
     /// it, how many are unread there, and how to go there.
     private func arrival(_ message: Message, in chat: ChatID, unread: Int, session: Session) -> String {
-        let text = Self.preview(
-            Self.render(message, identity: session.identity).trimmingCharacters(in: .whitespaces))
+        // In a private chat the sender is the chat's other person, named by the title.
+        var text = Self.render(message, identity: session.identity).trimmingCharacters(in: .whitespaces)
         let place: String
         if let user = chat.otherPerson(for: session.identity) {
             place = "/open \(user)"
+            text = String(text.dropFirst(TerminalText.visible(message.author).count + 2))
         } else {
             place = "/comment " + chat.rawValue.replacingOccurrences(of: "_", with: " ")
         }
-        return "● \(chatTitle(chat, in: session)) · \(text) · \(unread) unread: \(place)"
+        return "● \(chatTitle(chat, in: session)): \(Self.preview(text, length: 40)) · \(unread) unread: \(place)"
     }
 
     /// A user's name as shown: the contact's name made safe, else the key.
@@ -241,9 +242,9 @@ public struct Presenter {
         return chat.rawValue.replacingOccurrences(of: "_", with: " ")
     }
 
-    private static func preview(_ text: String) -> String {
+    private static func preview(_ text: String, length: Int = 50) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.count > 50 ? String(flat.prefix(49)) + "…" : flat
+        return flat.count > length ? String(flat.prefix(length - 1)) + "…" : flat
     }
 
     static func age(_ seconds: Double) -> String {

@@ -32,6 +32,9 @@ public enum Tour {
         /// What it shows.
         public var title: String
         public var steps: [Step]
+        /// Seconds at speed 1 after which a demo contact answers a message; `nil` when
+        /// nobody answers in this chapter.
+        public var peerDelay: Double?
     }
 
     /// Every chapter: the story first (the default), then one a rule.
@@ -115,6 +118,26 @@ public enum Tour {
                     narration: "Ctrl-D on an empty line quits; with drafts in memory, the first press only warns.",
                     keys: "\u{15}\u{4}"),
             ]),
+        Chapter(
+            name: "live", title: "a chat with two sides",
+            steps: [
+                Step(
+                    narration: "A chat with two sides. In this chapter bob answers what you send, as the demo "
+                        + "contacts do with draftline --demo. Open his chat.",
+                    keys: "/open bob\r"),
+                Step(
+                    narration: "Ask him something, then start the next line at once.",
+                    keys: "Are you free on Saturday?\r"),
+                Step(narration: "Keep typing...", keys: "I was thinking of the lake, if the weather holds\r"),
+                Step(narration: "Half a line, then ^X p to his profile.", keys: "Shall I bring\u{18}p"),
+                Step(
+                    narration: "His answers came in above your line while you typed, and nothing in the line "
+                        + "moved. On a profile no chat is open: an answer is one line and an unread count.",
+                    keys: "/chats\r"),
+                Step(narration: "Back to his chat: the half line and its cursor are waiting.", keys: "\u{18}b"),
+                Step(narration: "Finish it and send.", keys: " the boat?\r"),
+            ],
+            peerDelay: 3.5),
         Chapter(
             name: "media", title: "media drafts",
             steps: [

@@ -29,11 +29,18 @@ struct TourPlayer {
         let scratch = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         _ = FileManager.default.createFile(atPath: scratch + "/photo.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
+        let history = InMemoryHistory()
         let frontend = Frontend(
             Session(
-                contacts: ContactBook(), history: InMemoryHistory(), tracing: true, workingDirectory: scratch,
-                home: nil))
-        let pacer = Pacer(speed: speed, redraw: { [editor] in editor.redraw() })
+                contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch, home: nil))
+        var live: Live?
+        if let delay = chapter.peerDelay {
+            frontend.session.peers = DemoPeers(
+                people: Set(ContactBook.demo.map(\.key)), delay: delay / speed, history: history,
+                clock: frontend.session.clock)
+            live = Live(frontend: frontend, feed: history.follow(notifications: false))
+        }
+        let pacer = Pacer(speed: speed, redraw: { [editor] in editor.redraw() }, live: live)
         editor.keySource = { pacer.next() }
         defer { editor.keySource = nil }
         Console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
@@ -48,6 +55,7 @@ struct TourPlayer {
             }
             let shown = frontend.handle(event)
             Console.show(shown)
+            live?.check()
             let mapShown = shown.contains { $0.text.hasPrefix("drafts in memory") || $0.text == "no drafts in memory" }
             if !frontend.hasQuit && frontend.question == nil && !mapShown {
                 Console.show(frontend.lines(for: frontend.session.draftMap()))
@@ -92,9 +100,12 @@ final class Pacer {
 
     /// Redraws the edit line after a resize (the pacer waits inside a read).
     private let redraw: () -> Void
+    /// Messages from the other side, shown while the pacer waits between keys.
+    private let live: Live?
 
-    init(speed: Double, redraw: @escaping () -> Void = {}) {
+    init(speed: Double, redraw: @escaping () -> Void = {}, live: Live? = nil) {
         self.redraw = redraw
+        self.live = live
         self.speed = speed
         keyDelay = Tour.keyInterval / speed
     }
@@ -118,15 +129,21 @@ final class Pacer {
 
     /// Waits, watching standard input (the terminal is in raw mode while libedit reads).
     /// A resize does not end the wait (the line is redrawn at the new width): only a key
-    /// (skip) or Ctrl-C (stop) does.
+    /// (skip) or Ctrl-C (stop) does. A message due meanwhile is shown above the line.
     private func wait(_ seconds: Double) {
+        live?.check()
         guard !skipping, seconds > 0 else { return }
         let deadline = Date().addingTimeInterval(seconds)
         while !stopped {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { return }
+            let due = live?.timeout ?? .infinity
             var watcher = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&watcher, 1, Int32(remaining * 1000))
+            let ready = poll(&watcher, 1, Int32((min(remaining, due) * 1000).rounded(.up)))
+            if ready == 0 && due < remaining {
+                live?.check()
+                continue
+            }
             if ready < 0 && errno == EINTR {
                 let signals = dl_take_signals()
                 if signals & Int32(DL_SIGNAL_INTERRUPT) != 0 { stopped = true }

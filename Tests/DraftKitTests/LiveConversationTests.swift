@@ -81,7 +81,7 @@ struct LiveConversationTests {
         #expect(arrived == 2)
         #expect(lines.count == 2)
         #expect(lines[1].text.contains("2 unread: /open bob"), "\(lines)")
-        #expect(lines[1].text.contains("bob: hello?"))
+        #expect(lines[1].text.hasPrefix("● bob (Bob Okafor): hello? · "), "\(lines)")
         #expect(alice.session.unread == [ChatID.between(Self.aliceKey, Self.bobKey): 2])
         let list = alice.handle(.line("/chats")).map(\.text)
         #expect(list.contains { $0.contains("bob (Bob Okafor)") && $0.hasSuffix("· 2 unread") }, "\(list)")

@@ -65,6 +65,11 @@ struct TourTests {
             "trace: discarded privateMessage_dmitri (Ctrl-C abandons the line", "1 unsent draft would be forgotten",
         ],
         "media": ["attached: 1) photo.png [image]", "you: [image photo.png]", "you: Look!"],
+        "live": [
+            "  bob: got it: “Are you free on Saturday?”", "● bob (Bob Okafor): I'm typing on the other side",
+            "bob (Bob Okafor) · bob: I'm typing on the other side: my lines land … · 1 unread",
+            "      Draft: Shall I bring", "you: Shall I bring the boat?",
+        ],
     ]
 
     @Test(arguments: Tour.chapters.dropFirst().map(\.name))
@@ -72,10 +77,22 @@ struct TourTests {
         let chapter = try #require(Tour.chapter(named: name))
         let scratch = ScratchDirectory()
         FileManager.default.createFile(atPath: scratch.path + "/photo.png", contents: Data([1]))
+        let history = MemoryHistory()
         let session = Frontend(
-            Session(contacts: ContactBook(), history: MemoryHistory(), tracing: true, workingDirectory: scratch.path))
+            Session(contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch.path))
+        // Time passes as the player spends it: each step's pause and keys, at speed 1.
+        nonisolated(unsafe) var now = 0.0
+        let feed = history.follow(notifications: false)
+        if let delay = chapter.peerDelay {
+            session.session.peers = DemoPeers(
+                people: Set(ContactBook.demo.map(\.key)), delay: delay, history: history, clock: { Date() },
+                now: { now })
+        }
         var shown: [String] = []
         for step in chapter.steps {
+            now += step.readingPause
+            shown += session.receive(from: feed).lines.map(\.text)
+            now += step.duration - step.readingPause
             let output = session.handle(Tour.event(for: step, prefill: session.prefill))
             #expect(output.allSatisfy { $0.kind != .error }, "\(step.keys.debugDescription): \(output)")
             shown += output.map(\.text)

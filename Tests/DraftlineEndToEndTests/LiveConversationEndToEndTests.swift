@@ -95,7 +95,7 @@ struct LiveConversationEndToEndTests {
         try alice.waitFor("for carol")
         try bob.open("alice")
         try say("psst", on: bob)
-        try alice.waitFor("● bob (Bob Okafor) · bob: psst · 1 unread: /open bob")
+        try alice.waitFor("● bob (Bob Okafor): psst · 1 unread: /open bob")
         try alice.waitFor("for carol")
         try alice.send("\u{18}/chats\r")
         try alice.waitFor("bob (Bob Okafor) · bob: psst · 1 unread")

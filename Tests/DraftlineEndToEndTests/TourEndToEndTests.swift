@@ -79,5 +79,10 @@ struct TourEndToEndTests {
         for line in Tour.chapter(named: name)!.steps.map(\.narration) {
             #expect(played.contains(String(line.prefix(30))), "\(name): the step '\(line)' was not told")
         }
+        if Tour.chapter(named: name)!.peerDelay != nil {
+            // bob's answers arrive above the line, one in his chat and one on his profile.
+            #expect(played.contains("  bob: got it: “Are you free on Saturday?”"), "\(played)")
+            #expect(played.contains("● bob (Bob Okafor): "), "\(played)")
+        }
     }
 }
