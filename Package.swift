@@ -43,6 +43,9 @@ let package = Package(
 
         // Tests.
         .target(name: "DraftlineTestSupport", dependencies: ["DraftKit"], path: "Tests/DraftlineTestSupport"),
+        // The original chat-log design's save() and getAllMsg(chatID:) on Foundation's
+        // UserDefaults, for the round trip through import and export.
+        .executableTarget(name: "original-chat-log", path: "Tests/OriginalChatLog"),
         .testTarget(
             name: "DraftKitTests",
             dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport"]),
@@ -50,7 +53,7 @@ let package = Package(
             name: "DraftlineEndToEndTests",
             dependencies: [
                 "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader",
-                "draft-rules",
+                "draft-rules", "original-chat-log",
             ]
         ),
     ],

@@ -51,6 +51,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidSpeed(String)
     /// `/tour` without a terminal.
     case tourNeedsTerminal
+    /// `/chats` with something other than a count or `all`.
+    case invalidChatCount(String)
     /// A number of seconds that is not above 0 and at most an hour.
     case invalidSeconds(String)
     /// `/wait` ran out of time: how many messages arrived, of how many, in how long.
@@ -112,6 +114,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "'\(text)' is not a speed: give a number above 0 and at most 1000 (2 is twice as fast)"
         case .tourNeedsTerminal:
             return "the tour types into the edit line, so it needs a terminal"
+        case .invalidChatCount(let text):
+            return "'\(text)': use /chats, /chats N (1 to 100000) or /chats all"
         case .invalidSeconds(let text):
             return "'\(text)' is not a time: give seconds above 0 and at most 3600"
         case .waitTimedOut(let arrived, let wanted, let seconds):

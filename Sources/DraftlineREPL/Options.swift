@@ -33,6 +33,16 @@ public struct Options: Equatable, Sendable {
     /// `--demo-delay SECONDS`: how long a demo contact takes to answer.
     public var demoDelay = 2.0
 
+    /// `draftline import FILE` or `draftline export FILE [--chat ID]`: move history in or
+    /// out in the original design's one-file layout instead of running the REPL.
+    public enum Transfer: Equatable, Sendable {
+        case importing(String)
+        case exporting(String, chat: String?)
+    }
+
+    /// The transfer asked for, if any.
+    public var transfer: Transfer?
+
     public init() {}
 
     /// The version `--version` prints.
@@ -44,6 +54,8 @@ public struct Options: Equatable, Sendable {
                          [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
                draftline --tour [CHAPTER] [--tour-speed N]
+               draftline import FILE [--data-dir DIR]
+               draftline export FILE [--chat ID] [--data-dir DIR]
                draftline --help | --version
 
         A terminal chat that keeps each conversation's unsent text (its draft) in memory:
@@ -75,6 +87,11 @@ public struct Options: Equatable, Sendable {
           --help             show this help
           --version          show the version
 
+        import FILE appends the chats of a property list in the original design's layout
+        (chat IDs to arrays of message dictionaries, as UserDefaults keeps them) to the
+        history; a message whose messageID is there already is skipped. export FILE
+        writes the history (or one chat) in that layout, atomically, mode 0600.
+
         With standard input not a terminal, draftline reads one line per command or
         message, writes no prompt, and exits 0 at end of input (1 if a message could not
         be stored). Type /help inside draftline for commands and keys.
@@ -93,6 +110,14 @@ public struct Options: Equatable, Sendable {
                 throw UsageError("\(option) needs a value")
             }
             return value
+        }
+        var exportChat: String?
+        if let command = rest.first, command == "import" || command == "export" {
+            rest.removeFirst()
+            guard let file = rest.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
+                throw UsageError("\(command) needs a FILE")
+            }
+            transfer = command == "import" ? .importing(file) : .exporting(file, chat: nil)
         }
         while let argument = rest.popFirst() {
             switch argument {
@@ -146,11 +171,15 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--demo-delay takes seconds from 0 to 3600, not '\(text)'")
                 }
                 demoDelay = seconds
+            case "--chat":
+                guard case .exporting = transfer else { throw UsageError("--chat goes with export") }
+                exportChat = try value(for: argument)
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
             default: throw UsageError("unknown option '\(argument)'")
             }
         }
+        if case .exporting(let file, _) = transfer { transfer = .exporting(file, chat: exportChat) }
     }
 
     /// The data directory: the option's, else `$XDG_DATA_HOME/draftline`, else

@@ -49,8 +49,11 @@ public struct Presenter {
                         + (media > 0 ? ", \(media) attached" : "")
                         + (replaced ? "; the newer draft it replaced is on the undo stack (/undo again)" : ""))
             ]
-        case .chatList(let entries):
+        case .chatList(let entries, let more):
             return chatList(entries, in: session)
+                + (more
+                    ? [info("(the \(entries.count) most recent: /chats \(entries.count * 2) or /chats all for more)")]
+                    : [])
         case .draftMap(let entries):
             return draftMap(entries)
         case .help:

@@ -60,6 +60,7 @@ enum Draftline {
             let path: String
             do { path = try options.resolvedDataDirectory(environment: environment) } catch { throw .usage(error) }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
+            if let transfer = options.transfer { return TransferCommand.run(transfer, history: data.history) }
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,

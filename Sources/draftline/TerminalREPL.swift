@@ -48,9 +48,10 @@ struct TerminalREPL {
         }
         var entered = lineHistory.load()
         editor.setHistory(entered)
+        let identity = frontend.session.identity
         Console.write(
-            "draftline: each chat keeps its unsent text as a draft while draftline runs. "
-                + "/help lists commands, /tour shows the flow.\n", to: .output)
+            "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps its unsent text as a draft "
+                + "while draftline runs. /help lists commands, /tour shows the flow.\n", to: .output)
         while !frontend.hasQuit {
             let event = Self.readEvent(for: frontend, with: editor) { line in
                 guard line.utf8.count <= Session.maximumLineBytes else { return }

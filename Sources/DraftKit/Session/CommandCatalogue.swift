@@ -4,6 +4,10 @@ public enum CommandCatalogue {
     public static let defaultHistoryCount = 20
     /// The counts `/history` accepts.
     public static let historyRange = 1...1000
+    /// How many chats `/chats` shows when not told.
+    public static let defaultChatCount = 20
+    /// The counts `/chats` accepts (besides `all`).
+    public static let chatCountRange = 1...100_000
     /// The counts `/wait` accepts.
     public static let waitRange = 1...1000
     /// How long `/wait` waits when not told.
@@ -57,9 +61,10 @@ public enum CommandCatalogue {
         ) { session, arguments throws(DraftlineError) in
             try session.showHistory(count: arguments.count(0) ?? defaultHistoryCount)
         },
-        CommandSpec("chats", "conversations, most recent first, with their drafts") {
-            session, _ throws(DraftlineError) in try session.chatList()
-        },
+        CommandSpec(
+            "chats", [Argument("n|all", .word, optional: true)],
+            "conversations, most recent first (\(defaultChatCount), n or all), with drafts and unread counts"
+        ) { session, arguments throws(DraftlineError) in try session.chatList(arguments.text(0)) },
         CommandSpec("drafts", "every draft in memory: key, text, cursor, media, age") {
             session, _ throws(DraftlineError) in session.draftMap()
         },

@@ -24,8 +24,8 @@ public enum Report: Equatable, Sendable {
     case draft(DraftEvent)
     /// `/undo` brought this draft back; `replaced` when a newer one went on the stack.
     case undone(DraftStore.Removed, key: DraftKey, replaced: Bool)
-    /// The chat list, most recent first.
-    case chatList([ChatListEntry])
+    /// The chat list, most recent first; `more` when there may be chats it leaves out.
+    case chatList([ChatListEntry], more: Bool)
     /// The draft map.
     case draftMap([DraftMapEntry])
     /// Help on commands and keys.

@@ -66,17 +66,41 @@ extension Session {
         }
     }
 
-    func chatList() throws(DraftlineError) -> [Report] {
+    /// `/chats [n|all]`: the `n` most recently active chats (default
+    /// ``CommandCatalogue/defaultChatCount``), or all of them.
+    func chatList(_ word: String?) throws(DraftlineError) -> [Report] {
+        var limit: Int? = CommandCatalogue.defaultChatCount
+        if let word {
+            if word == "all" {
+                limit = nil
+            } else {
+                guard let count = Int(word), CommandCatalogue.chatCountRange.contains(count) else {
+                    throw .invalidChatCount(word)
+                }
+                limit = count
+            }
+        }
+        // A private chat of two other people sharing the data directory is not the user's.
+        let isMine = { [identity] (chat: ChatID) in chat.kind == .thread || chat.includes(identity) }
         let summaries: [ChatSummary]
-        do throws(StoreError) { summaries = try history.chats() } catch {
+        do throws(StoreError) {
+            if let limit {
+                summaries = try history.recentChats(limit: limit, where: isMine)
+            } else {
+                summaries = try history.chats()
+            }
+        } catch {
             throw .historyUnreadable(error.description)
         }
-        return [
-            .chatList(
-                ChatListEntry.list(
-                    summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated,
-                    unread: unread, identity: identity))
-        ]
+        var entries = ChatListEntry.list(
+            summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated, unread: unread,
+            identity: identity)
+        var more = false
+        if let limit, entries.count > limit || summaries.count == limit {
+            more = true
+            entries = Array(entries.prefix(limit))
+        }
+        return [.chatList(entries, more: more)]
     }
 
     /// The draft map, as `/drafts` shows it; asking changes nothing (not even a pending

@@ -7,11 +7,15 @@ public struct ChatSummary: Equatable, Sendable {
     /// Its last message, if it could be read.
     public var lastMessage: Message?
 
-    public init(chatID: ChatID, lastMessage: Message?) {
+    /// When the chat last changed, when known without its last message (an index's word).
+    public var changed: Date?
+
+    public init(chatID: ChatID, lastMessage: Message?, changed: Date? = nil) {
         self.chatID = chatID
         self.lastMessage = lastMessage
+        self.changed = changed
     }
 
-    /// When the chat last changed: its last message's send time.
-    public var lastActivity: Date { lastMessage?.sentAt ?? Message.unknownTime }
+    /// When the chat last changed: its last message's send time (else the index's).
+    public var lastActivity: Date { lastMessage?.sentAt ?? changed ?? Message.unknownTime }
 }

@@ -94,3 +94,19 @@ extension FileSystem {
     /// Closes a log opened with ``openLog(_:)`` (`close`).
     static func closeLog(_ fd: Int32) { _ = close(fd) }
 }
+
+extension FileSystem {
+    /// A file's size (`lstat`), or `nil` when it does not exist.
+    static func sizeOfFile(_ path: String) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}
+
+extension FileSystem {
+    /// Commits everything written to disk (`sync`; Glibc's module leaves out `syncfs`).
+    static func syncFileSystem(_ path: String) {
+        sync()
+    }
+}

@@ -24,6 +24,11 @@ public protocol HistoryStore: AnyObject {
     /// Every chat with history, each with its last message and when it was sent.
     func chats() throws(StoreError) -> [ChatSummary]
 
+    /// The `limit` chats that changed last among those `include` accepts, newest first,
+    /// each with its last message: what the chat list shows, at a cost in what it shows
+    /// rather than in how many chats there are.
+    func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> [ChatSummary]
+
     /// A feed of the messages appended from now on, by this process or any other.
     func follow(notifications: Bool) -> any HistoryFeed
 

@@ -51,4 +51,15 @@ public final class InMemoryHistory: HistoryStore {
     public func chats() throws(StoreError) -> [ChatSummary] {
         stored.keys.sorted().map { ChatSummary(chatID: $0, lastMessage: stored[$0]?.last) }
     }
+
+    public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> [ChatSummary] {
+        // The order of the last appends, as the property-list index keeps it.
+        var seen: Set<ChatID> = []
+        var result: [ChatSummary] = []
+        for arrival in appended.reversed() where result.count < limit && include(arrival.chat) {
+            guard seen.insert(arrival.chat).inserted else { continue }
+            result.append(ChatSummary(chatID: arrival.chat, lastMessage: stored[arrival.chat]?.last))
+        }
+        return result
+    }
 }

@@ -43,6 +43,8 @@ public final class PropertyListHistory: HistoryStore {
     private let index: SegmentIndex
     /// Where each append is announced to other processes.
     var journal: Journal
+    /// Which chats changed last, for the chat list.
+    var recent: RecentChats
 
     /// Makes chosen writes fail, as a full disk would; for tests only.
     var faults: FileSystem.FaultInjector?
@@ -73,6 +75,7 @@ public final class PropertyListHistory: HistoryStore {
         temporaryDirectory = directory + "/tmp"
         index = SegmentIndex(directory: directory)
         journal = Journal(directory: directory + "/live")
+        recent = RecentChats(path: directory + "/recent", temporaryDirectory: directory + "/tmp")
         do {
             try FileSystem.makeDirectories(directory)
             for kind in ChatID.Kind.allCases where try FileSystem.makeDirectory(Self.root(of: kind, in: directory)) {
@@ -91,6 +94,14 @@ public final class PropertyListHistory: HistoryStore {
                 }
                 try LayoutUpgrade(directory: directory, temporaryDirectory: temporaryDirectory).run(isUser: isUser) {
                     [weak self] in self?.onWarning?($0)
+                }
+                if !recent.exists {
+                    // A directory from before the index: one scan of every chat, once.
+                    let summaries = (try? chats()) ?? []
+                    try recent.rebuild(
+                        summaries.sorted { ($0.lastActivity, $0.chatID) < ($1.lastActivity, $1.chatID) }.map {
+                            RecentChats.Entry(chat: $0.chatID, date: $0.lastActivity)
+                        })
                 }
             }
         }
@@ -147,8 +158,10 @@ public final class PropertyListHistory: HistoryStore {
                 }
                 noteLastSegment(chat, index)
                 // The messages are stored: a journal that cannot be written only costs
-                // the other processes the live display of them.
+                // the other processes the live display of them; an index line, the chat's
+                // place in the list until the next rebuild.
                 try? journal.append(records)
+                try? recent.note([RecentChats.Entry(chat: chat, date: new.last!.sentAt)])
             }
         }
     }
@@ -193,6 +206,20 @@ public final class PropertyListHistory: HistoryStore {
         return result
     }
 
+    /// Every message of a chat, oldest first: each segment read once, in order.
+    public func allMessages(in chat: ChatID) throws(StoreError) -> [Message] {
+        try checkChatDirectory(chat)
+        guard let last = lastSegment(of: chat) else { return [] }
+        var result: [Message] = []
+        try readable(chat) { () throws(FileError) in
+            for index in 0...last { result += try readSegment(chat, index, repair: true) ?? [] }
+        }
+        return result
+    }
+
+    /// Flushes what was written without syncing (`sync`).
+    public func syncFileSystem() { FileSystem.syncFileSystem(directory) }
+
     public func messageCount(in chat: ChatID) throws(StoreError) -> Int {
         try checkChatDirectory(chat)
         guard let last = lastSegment(of: chat) else { return 0 }
@@ -215,8 +242,8 @@ public final class PropertyListHistory: HistoryStore {
     }
 
     /// Lists both chat directories and reads each chat's last segment: a cost in the
-    /// number of chats, paid only when the chat list is asked for. A chat that cannot be
-    /// read is listed without its last message, with a warning.
+    /// number of chats, paid for `/chats all` (and once to build the index). A chat that
+    /// cannot be read is listed without its last message, with a warning.
     public func chats() throws(StoreError) -> [ChatSummary] {
         var result: [ChatSummary] = []
         for kind in ChatID.Kind.allCases {
@@ -224,22 +251,45 @@ public final class PropertyListHistory: HistoryStore {
                 try FileSystem.names(in: Self.root(of: kind, in: directory))
             }
             for name in names.sorted() {
-                guard let chat = ChatID(name, kind: kind) else { continue }
-                do throws(FileError) {
-                    try FileSystem.checkPrivateDirectory(path(of: chat), followLink: false)
-                    guard let last = lastSegment(of: chat) else { continue }
-                    var lastMessage = try readSegment(chat, last, repair: true)?.last
-                    if lastMessage == nil, last > 0 {
-                        lastMessage = try readSegment(chat, last - 1, repair: true)?.last
-                    }
-                    result.append(ChatSummary(chatID: chat, lastMessage: lastMessage))
-                } catch {
-                    onWarning?(.chatUnreadable(chat, error.reason))
-                    result.append(ChatSummary(chatID: chat, lastMessage: nil))
-                }
+                guard let chat = ChatID(name, kind: kind), let summary = summary(of: chat) else { continue }
+                result.append(summary)
             }
         }
         return result
+    }
+
+    /// The chats the index `recent` names last, newest first, each read for its last
+    /// message only: as many segments as chats shown. A chat whose directory is gone
+    /// since is left out; one that cannot be read is listed with a warning. Without a
+    /// usable index, every chat is read and sorted.
+    public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> [ChatSummary] {
+        guard let entries = recent.newest(limit, where: { include($0) && FileSystem.exists(path(of: $0)) })
+        else {
+            let all = try chats().filter { include($0.chatID) }
+            return Array(all.sorted { ($1.lastActivity, $0.chatID) < ($0.lastActivity, $1.chatID) }.prefix(limit))
+        }
+        return entries.compactMap { entry in
+            guard var summary = summary(of: entry.chat) else { return nil }
+            summary.changed = entry.date
+            return summary
+        }
+    }
+
+    /// A chat's last message; `nil` when it has none. A chat that cannot be read gives a
+    /// summary without one, and a warning.
+    private func summary(of chat: ChatID) -> ChatSummary? {
+        do throws(FileError) {
+            try FileSystem.checkPrivateDirectory(path(of: chat), followLink: false)
+            guard let last = lastSegment(of: chat) else { return nil }
+            var lastMessage = try readSegment(chat, last, repair: true)?.last
+            if lastMessage == nil, last > 0 {
+                lastMessage = try readSegment(chat, last - 1, repair: true)?.last
+            }
+            return ChatSummary(chatID: chat, lastMessage: lastMessage)
+        } catch {
+            onWarning?(.chatUnreadable(chat, error.reason))
+            return ChatSummary(chatID: chat, lastMessage: nil)
+        }
     }
 
     // MARK: - Errors

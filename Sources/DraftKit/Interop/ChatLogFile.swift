@@ -1,0 +1,92 @@
+import Foundation
+
+/// The original chat-log design's own file: one property list (a `UserDefaults` domain)
+/// whose keys are chat IDs and whose values are arrays of message dictionaries, as its
+/// `save()` writes them and its `getAllMsg(chatID)` reads them.
+///
+/// Reading is lenient as the original is: a key whose value is not an array of
+/// dictionaries (a real preferences file has many) is skipped and counted; a message
+/// dictionary's missing or mistyped fields take the original's defaults.
+public struct ChatLogFile {
+    /// The chats, in key order: each chat ID with its message dictionaries, in file order.
+    public var chats: [(chatID: String, messages: [[String: Any]])]
+    /// Keys whose value is not an array of dictionaries.
+    public var skippedKeys: Int
+
+    /// The most a file may weigh: 1 GiB.
+    public static let sizeLimit = 1 << 30
+
+    /// Parses a property list (XML or binary).
+    public init(data: Data) throws(TransferError) {
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, format: nil)
+        } catch {
+            throw .notAPropertyList
+        }
+        guard let dictionary = root as? [String: Any] else { throw .notADictionary }
+        var chats: [(String, [[String: Any]])] = []
+        var skipped = 0
+        for key in dictionary.keys.sorted() {
+            guard let array = dictionary[key] as? [Any], !array.isEmpty,
+                case let messages = array.compactMap({ $0 as? [String: Any] }), messages.count == array.count
+            else {
+                skipped += 1
+                continue
+            }
+            chats.append((key, messages))
+        }
+        guard !chats.isEmpty else { throw .noChats(keys: dictionary.count) }
+        self.chats = chats
+        skippedKeys = skipped
+    }
+
+    /// The file's bytes for these chats (binary property list): what `save()` would have
+    /// left in the domain, with draftline's `sentAt` and `sender` beside the eleven keys.
+    public static func data(_ chats: [(chatID: String, messages: [Message])]) throws(TransferError) -> Data {
+        var root: [String: Any] = [:]
+        for (chatID, messages) in chats { root[chatID] = messages.map(\.dictionary) }
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        } catch {
+            throw .cannotEncode("\(error)")
+        }
+    }
+}
+
+/// Why a file could not be imported or exported; each says what to do.
+public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be read (the reason).
+    case unreadable(String)
+    /// The file is not a property list.
+    case notAPropertyList
+    /// The property list is not a dictionary.
+    case notADictionary
+    /// No key holds an array of message dictionaries (how many keys there were).
+    case noChats(keys: Int)
+    /// `--chat` named a chat that has no history.
+    case noSuchChat(String)
+    /// The export could not be encoded.
+    case cannotEncode(String)
+    /// The export could not be written (the reason).
+    case unwritable(String)
+    /// The history could not be read or written.
+    case store(StoreError)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): return "cannot read the file: \(reason)"
+        case .notAPropertyList:
+            return "not a property list (XML or binary): nothing was imported"
+        case .notADictionary:
+            return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
+        case .noChats(let keys):
+            return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
+                + "nothing was imported"
+        case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
+        case .cannotEncode(let reason): return "the export could not be encoded: \(reason)"
+        case .unwritable(let reason): return "cannot write the export: \(reason); nothing was written"
+        case .store(let error): return error.description
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Brings a file in the original design's layout (``ChatLogFile``) into a history, and
+/// writes a history out in that layout.
+public struct HistoryTransfer {
+    /// The history read from and written to.
+    public let history: PropertyListHistory
+
+    public init(history: PropertyListHistory) { self.history = history }
+
+    /// What an import did.
+    public struct ImportSummary: Equatable, Sendable {
+        /// Chats that received messages.
+        public var chats = 0
+        /// Messages appended.
+        public var added = 0
+        /// Messages skipped because a message with their ID was already there.
+        public var alreadyThere = 0
+        /// Keys of the file that are not arrays of message dictionaries.
+        public var skippedKeys = 0
+        /// Keys that are arrays of messages but not usable chat IDs.
+        public var skippedChats: [String] = []
+    }
+
+    /// Appends the messages of a file in the original layout, in its order, to the chats
+    /// its keys name. A message whose `messageID` is already in its chat is skipped, so
+    /// importing a file twice adds nothing; a message without an ID gets one derived from
+    /// its chat, its position and its fields, the same on every import. Keys that look
+    /// like comment threads (`tweet_123`) become threads; other keys, private chats.
+    /// Nothing changes when the file cannot be used.
+    public func importFile(_ path: String) throws(TransferError) -> ImportSummary {
+        let data: Data
+        do {
+            guard let read = try FileSystem.read(path, limit: ChatLogFile.sizeLimit) else {
+                throw TransferError.unreadable("\(path): no such file")
+            }
+            data = read
+        } catch let error as TransferError {
+            throw error
+        } catch {
+            throw .unreadable((error as? FileError)?.description ?? "\(error)")
+        }
+        let file = try ChatLogFile(data: data)
+        var summary = ImportSummary(skippedKeys: file.skippedKeys)
+        var plan: [(ChatID, [Message])] = []
+        for (key, dictionaries) in file.chats {
+            guard let chat = ChatID(key, kind: ChatID.looksLikeThread(key) ? .thread : .privateChat) else {
+                summary.skippedChats.append(key)
+                continue
+            }
+            var known: Set<String>
+            do throws(StoreError) {
+                known = Set(try history.allMessages(in: chat).map(\.messageID))
+            } catch {
+                throw .store(error)
+            }
+            var new: [Message] = []
+            for (position, dictionary) in dictionaries.enumerated() {
+                var message = Message(dictionary: dictionary)
+                if message.messageID.isEmpty { message.messageID = Self.derivedID(message, chat: key, at: position) }
+                guard known.insert(message.messageID).inserted else {
+                    summary.alreadyThere += 1
+                    continue
+                }
+                new.append(message)
+            }
+            if !new.isEmpty { plan.append((chat, new)) }
+        }
+        for (chat, messages) in plan {
+            do throws(StoreError) {
+                // Not announced: a running draftline shows what people send, not a bulk load.
+                try history.appendAll(messages, to: chat, durable: false, announce: false)
+            } catch {
+                throw .store(error)
+            }
+            summary.chats += 1
+            summary.added += messages.count
+        }
+        if !plan.isEmpty { history.syncFileSystem() }
+        return summary
+    }
+
+    /// Writes every chat (or the one named `chat`) to `path` in the original layout:
+    /// a binary property list, written to a temporary file beside it, synced, and
+    /// renamed into place, mode 0600. Returns how many chats and messages it holds.
+    public func export(to path: String, chat name: String? = nil) throws(TransferError) -> (chats: Int, messages: Int) {
+        var chats: [ChatID]
+        do throws(StoreError) {
+            chats = try history.chats().map(\.chatID)
+        } catch {
+            throw .store(error)
+        }
+        if let name {
+            let preferred: [ChatID.Kind] =
+                ChatID.looksLikeThread(name) ? [.thread, .privateChat] : [.privateChat, .thread]
+            guard
+                let chosen = preferred.compactMap({ kind in chats.first { $0.kind == kind && $0.rawValue == name } })
+                    .first
+            else { throw .noSuchChat(name) }
+            chats = [chosen]
+        }
+        var out: [(chatID: String, messages: [Message])] = []
+        var names: Set<String> = []
+        var count = 0
+        for chat in chats {
+            // One namespace in the original: a thread and a private chat of one name
+            // cannot both be written; the private chat comes first, and the error says so.
+            guard names.insert(chat.rawValue).inserted else {
+                throw .unwritable(
+                    "'\(chat.rawValue)' is both a private chat and a comment thread; export each with --chat")
+            }
+            do throws(StoreError) {
+                let messages = try history.allMessages(in: chat)
+                out.append((chat.rawValue, messages))
+                count += messages.count
+            } catch {
+                throw .store(error)
+            }
+        }
+        let data = try ChatLogFile.data(out)
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        do {
+            try FileSystem.replace(path, with: data, temporaryDirectory: directory.isEmpty ? "/" : directory)
+        } catch {
+            throw .unwritable(error.description)
+        }
+        return (out.count, count)
+    }
+
+    /// A stable ID for a message that has none: its chat, position and fields, hashed
+    /// (FNV-1a, 64 bits).
+    static func derivedID(_ message: Message, chat: String, at position: Int) -> String {
+        let fields = [
+            chat, String(position), message.content, message.type, message.filePath, message.address,
+            String(message.latitude), String(message.longitude), message.target,
+        ]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in fields.joined(separator: "\u{0}").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return "imported-\(position)-\(String(hash, radix: 16))"
+    }
+}

@@ -1,0 +1,43 @@
+import DraftKit
+import DraftlineREPL
+
+/// `draftline import FILE` and `draftline export FILE [--chat ID]`: one line saying what
+/// was done, or one saying why nothing was.
+enum TransferCommand {
+    static func run(_ transfer: Options.Transfer, history: PropertyListHistory) -> Int32 {
+        let move = HistoryTransfer(history: history)
+        do throws(TransferError) {
+            switch transfer {
+            case .importing(let file):
+                let summary = try move.importFile(file)
+                var line =
+                    "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
+                    + "chat\(summary.chats == 1 ? "" : "s") from \(file)"
+                var notes: [String] = []
+                if summary.alreadyThere > 0 { notes.append("\(summary.alreadyThere) already there") }
+                if summary.skippedKeys > 0 {
+                    notes.append(
+                        "\(summary.skippedKeys) key\(summary.skippedKeys == 1 ? "" : "s") that hold no messages skipped"
+                    )
+                }
+                if !summary.skippedChats.isEmpty {
+                    notes.append("not chat IDs, skipped: " + summary.skippedChats.joined(separator: ", "))
+                }
+                if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
+                Console.write(TerminalText.visible(line) + "\n", to: .output)
+            case .exporting(let file, let chat):
+                let (chats, messages) = try move.export(to: file, chat: chat)
+                Console.write(
+                    TerminalText.visible(
+                        "exported \(messages) message\(messages == 1 ? "" : "s") in \(chats) chat\(chats == 1 ? "" : "s") to \(file)"
+                    )
+                        + "\n", to: .output)
+            }
+            return Draftline.ExitStatus.success
+        } catch {
+            let verb = if case .importing = transfer { "import" } else { "export" }
+            Console.write("draftline \(verb): \(TerminalText.visible(error.description))\n", to: .error)
+            return Draftline.ExitStatus.failure
+        }
+    }
+}
