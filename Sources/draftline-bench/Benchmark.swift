@@ -7,15 +7,18 @@ import Glibc
 /// The benchmark's commands, figures and targets.
 enum Benchmark {
     static let usage = """
-        usage: draftline-bench [--quick] [--scratch DIR]
+        usage: draftline-bench [--quick] [--scratch DIR] [--only chats|interop]
                draftline-bench populate DIR --messages N [--chats C]
 
         Without a command: fills scratch data directories at 1,000, 100,000 and 1,000,000
         messages (1,000 chats) and one chat of 100,000, and prints, for each, medians of a
         durable send, process start to first prompt, opening a chat with its last 20
         messages, and the peak memory of a start; then the fsync floor, the original
-        design's UserDefaults save as a baseline, and the targets. --quick uses sizes a
-        hundred times smaller (a smoke run; its ratios mean little).
+        design's UserDefaults save as a baseline; the live figures (delivery from one
+        process's send to another's screen, idle CPU); /chats at 1,000 and 10,000 chats;
+        import and export beside the original's synchronize(); and the targets. --quick
+        uses sizes a hundred times smaller (a smoke run; its ratios mean little); --only
+        runs one of the last two parts.
 
         populate: fills DIR (a draftline data directory) with N generated messages spread
         over C chats (default 1,000; users user0001...), with the chats' users as contacts,
@@ -25,6 +28,7 @@ enum Benchmark {
     static func main(arguments: [String]) -> Int32 {
         do {
             if arguments.first == "populate" { return try populate(Array(arguments.dropFirst())) }
+            if arguments.first == "interop" { return try interopChild(Array(arguments.dropFirst())) }
             if arguments.first == "baseline", arguments.count == 3, let messages = Int(arguments[2]) {
                 // Run by `run` in a child process whose XDG_CONFIG_HOME is the scratch suite's
                 // directory: Foundation reads that variable once, at start.
@@ -33,12 +37,14 @@ enum Benchmark {
                 return 0
             }
             var quick = false
+            var only: String?
             var scratch = NSTemporaryDirectory() + "/draftline-bench-\(getpid())"
             var rest = arguments[...]
             while let argument = rest.popFirst() {
                 switch argument {
                 case "--quick": quick = true
                 case "--scratch": scratch = rest.popFirst() ?? scratch
+                case "--only": only = rest.popFirst()
                 case "--help", "-h":
                     print(usage)
                     return 0
@@ -47,7 +53,18 @@ enum Benchmark {
                     return 64
                 }
             }
-            try run(quick: quick, scratch: scratch)
+            if only != nil {
+                try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            }
+            defer { if only != nil { try? FileManager.default.removeItem(atPath: scratch) } }
+            switch only {
+            case nil: try run(quick: quick, scratch: scratch)
+            case "chats": try runChatList(quick: quick, scratch: scratch)
+            case "interop": try runInterop(quick: quick, scratch: scratch)
+            default:
+                print("draftline-bench: --only takes chats or interop\n\(usage)")
+                return 64
+            }
             return 0
         } catch {
             print("draftline-bench: \(error)")
@@ -228,6 +245,8 @@ enum Benchmark {
             "send at \(count(100_000 / scale))", baselineLarge / rows[3].send, "× faster than the baseline",
             atLeast: 1000)
         try runLive(quick: quick, small: (small.name, directories[1]), large: (large.name, directories[4]))
+        try runChatList(quick: quick, scratch: scratch)
+        try runInterop(quick: quick, scratch: scratch)
         if quick { print("(--quick: sizes are a hundredth of the real run; these ratios are not the targets')") }
     }
 

@@ -83,4 +83,21 @@ struct HistoryStoreContractTests {
         #expect(try history.recentMessages(in: Self.alice, limit: 9).map(\.content) == ["kept"])
         #expect(try history.messageCount(in: Self.alice) == 1)
     }
+
+    @Test(arguments: Kind.allCases)
+    func recentChatsAreTheLastChangedNewestFirstEachOnce(_ kind: Kind) throws {
+        let history = try store(kind)
+        let names = (0..<30).map { ChatID("user\($0)")! }
+        for (index, chat) in names.enumerated() {
+            try history.append(Self.message("m\(index)", chat, at: 1_000 + Double(index)), to: chat)
+        }
+        // user3 changes again: it is the newest now, and listed once.
+        try history.append(Self.message("again", names[3], at: 2_000), to: names[3])
+        let recent = try history.recentChats(limit: 4, where: { _ in true })
+        #expect(recent.map(\.chatID.rawValue) == ["user3", "user29", "user28", "user27"])
+        #expect(recent.map(\.lastMessage?.content) == ["again", "m29", "m28", "m27"])
+        let odd = try history.recentChats(limit: 3, where: { Int($0.rawValue.dropFirst(4))! % 2 == 1 })
+        #expect(odd.map(\.chatID.rawValue) == ["user3", "user29", "user27"])
+        #expect(try history.recentChats(limit: 100, where: { _ in true }).count == 30)
+    }
 }

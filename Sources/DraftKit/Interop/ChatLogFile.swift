@@ -6,48 +6,59 @@ import Foundation
 ///
 /// Reading is lenient as the original is: a key whose value is not an array of
 /// dictionaries (a real preferences file has many) is skipped and counted; a message
-/// dictionary's missing or mistyped fields take the original's defaults.
+/// dictionary's missing or mistyped fields take the original's defaults (``Message``'s
+/// decoding). Both ways go through Foundation's `PropertyListDecoder` and
+/// `PropertyListEncoder`, several times faster here than `PropertyListSerialization`.
 public struct ChatLogFile {
-    /// The chats, in key order: each chat ID with its message dictionaries, in file order.
-    public var chats: [(chatID: String, messages: [[String: Any]])]
-    /// Keys whose value is not an array of dictionaries.
+    /// The chats, in key order: each chat ID with its messages, in file order.
+    public var chats: [(chatID: String, messages: [Message])]
+    /// Keys whose value is not an array of message dictionaries.
     public var skippedKeys: Int
 
     /// The most a file may weigh: 1 GiB.
     public static let sizeLimit = 1 << 30
 
-    /// Parses a property list (XML or binary).
-    public init(data: Data) throws(TransferError) {
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, format: nil)
-        } catch {
-            throw .notAPropertyList
+    /// A value of the file: an array of messages, or anything else (skipped).
+    private struct Value: Decodable {
+        var messages: [Message]?
+
+        init(from decoder: any Decoder) throws {
+            messages = try? decoder.singleValueContainer().decode([Message].self)
         }
-        guard let dictionary = root as? [String: Any] else { throw .notADictionary }
-        var chats: [(String, [[String: Any]])] = []
+    }
+
+    /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
+    public init(data: Data) throws(TransferError) {
+        let root: [String: Value]
+        do {
+            root = try PropertyListDecoder().decode([String: Value].self, from: data)
+        } catch {
+            // Only on failure: tell a property list of another shape from none at all.
+            let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
+            throw parsed == nil ? .notAPropertyList : .notADictionary
+        }
+        var chats: [(String, [Message])] = []
         var skipped = 0
-        for key in dictionary.keys.sorted() {
-            guard let array = dictionary[key] as? [Any], !array.isEmpty,
-                case let messages = array.compactMap({ $0 as? [String: Any] }), messages.count == array.count
-            else {
+        for key in root.keys.sorted() {
+            guard let messages = root[key]?.messages, !messages.isEmpty else {
                 skipped += 1
                 continue
             }
             chats.append((key, messages))
         }
-        guard !chats.isEmpty else { throw .noChats(keys: dictionary.count) }
+        guard !chats.isEmpty else { throw .noChats(keys: root.count) }
         self.chats = chats
         skippedKeys = skipped
     }
 
-    /// The file's bytes for these chats (binary property list): what `save()` would have
-    /// left in the domain, with draftline's `sentAt` and `sender` beside the eleven keys.
+    /// The file's bytes for these chats (a binary property list, by `PropertyListEncoder`):
+    /// what `save()` would have left in the domain, with draftline's `sentAt` and `sender`
+    /// beside the eleven keys.
     public static func data(_ chats: [(chatID: String, messages: [Message])]) throws(TransferError) -> Data {
-        var root: [String: Any] = [:]
-        for (chatID, messages) in chats { root[chatID] = messages.map(\.dictionary) }
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
         do {
-            return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+            return try encoder.encode(Dictionary(chats, uniquingKeysWith: { first, _ in first }))
         } catch {
             throw .cannotEncode("\(error)")
         }

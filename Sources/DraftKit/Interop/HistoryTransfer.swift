@@ -43,7 +43,7 @@ public struct HistoryTransfer {
         let file = try ChatLogFile(data: data)
         var summary = ImportSummary(skippedKeys: file.skippedKeys)
         var plan: [(ChatID, [Message])] = []
-        for (key, dictionaries) in file.chats {
+        for (key, messages) in file.chats {
             guard let chat = ChatID(key, kind: ChatID.looksLikeThread(key) ? .thread : .privateChat) else {
                 summary.skippedChats.append(key)
                 continue
@@ -55,8 +55,8 @@ public struct HistoryTransfer {
                 throw .store(error)
             }
             var new: [Message] = []
-            for (position, dictionary) in dictionaries.enumerated() {
-                var message = Message(dictionary: dictionary)
+            for (position, original) in messages.enumerated() {
+                var message = original
                 if message.messageID.isEmpty { message.messageID = Self.derivedID(message, chat: key, at: position) }
                 guard known.insert(message.messageID).inserted else {
                     summary.alreadyThere += 1
@@ -86,7 +86,7 @@ public struct HistoryTransfer {
     public func export(to path: String, chat name: String? = nil) throws(TransferError) -> (chats: Int, messages: Int) {
         var chats: [ChatID]
         do throws(StoreError) {
-            chats = try history.chats().map(\.chatID)
+            chats = try history.chatIDs()
         } catch {
             throw .store(error)
         }

@@ -122,7 +122,7 @@ public final class PropertyListHistory: HistoryStore {
         guard !new.isEmpty else { return }
         try available { () throws(FileError) in
             try lock.withLock { () throws(FileError) in
-                if try FileSystem.makeDirectory(path(of: chat)) {
+                if try FileSystem.makeDirectory(path(of: chat)), durable {
                     try FileSystem.syncDirectory(Self.root(of: chat.kind, in: directory))
                 }
                 var index = 0
@@ -131,15 +131,16 @@ public final class PropertyListHistory: HistoryStore {
                     index = last
                     segment = try readSegment(chat, last, repair: false) ?? []
                 }
+                // The segments this append writes, in order: the last one filled up, then
+                // new ones.
                 var rest = new[...]
                 var records: [JournalRecord] = []
+                var plan: [(index: Int, messages: [Message])] = []
                 while !rest.isEmpty {
                     if segment.count >= segmentCapacity {
                         guard index < Self.maximumSegmentIndex else {
                             throw FileError("write", path: path(of: chat), code: EFBIG)
                         }
-                        SegmentCount(path: path(of: chat) + "/count", temporaryDirectory: temporaryDirectory)
-                            .add(segment: index, holding: segment.count)
                         index += 1
                         segment = []
                     }
@@ -154,7 +155,20 @@ public final class PropertyListHistory: HistoryStore {
                     }
                     segment += rest.prefix(room)
                     rest = rest.dropFirst(room)
-                    try writeSegment(chat, index, segment, durable: durable)
+                    plan.append((index, segment))
+                }
+                let encoded = try Self.encode(plan.map(\.messages), path: path(of: chat))
+                // The count cache learns of the segments that filled up and were written,
+                // once, at the end (a failed write leaves it covering what is on disk).
+                var filled: [(index: Int, count: Int)] = []
+                defer {
+                    SegmentCount(path: path(of: chat) + "/count", temporaryDirectory: temporaryDirectory).add(filled)
+                }
+                for (item, data) in zip(plan, encoded) {
+                    try FileSystem.replace(
+                        segmentPath(chat, item.index), with: data, temporaryDirectory: temporaryDirectory,
+                        durable: durable, faults: faults)
+                    if item.messages.count >= segmentCapacity { filled.append((item.index, item.messages.count)) }
                 }
                 noteLastSegment(chat, index)
                 // The messages are stored: a journal that cannot be written only costs
@@ -202,6 +216,19 @@ public final class PropertyListHistory: HistoryStore {
                 result.insert(contentsOf: messages.suffix(limit - result.count), at: 0)
                 index -= 1
             }
+        }
+        return result
+    }
+
+    /// Every chat with a directory, private chats first, each kind in name order; nothing
+    /// in them is read.
+    public func chatIDs() throws(StoreError) -> [ChatID] {
+        var result: [ChatID] = []
+        for kind in ChatID.Kind.allCases {
+            let names = try available { () throws(FileError) in
+                try FileSystem.names(in: Self.root(of: kind, in: directory))
+            }
+            result += names.sorted().compactMap { ChatID($0, kind: kind) }
         }
         return result
     }
@@ -281,6 +308,14 @@ public final class PropertyListHistory: HistoryStore {
         do throws(FileError) {
             try FileSystem.checkPrivateDirectory(path(of: chat), followLink: false)
             guard let last = lastSegment(of: chat) else { return nil }
+            // Only the last message is wanted: the others are passed over, not decoded (the
+            // chat list's cost is in what it shows).
+            if let data = try? FileSystem.read(segmentPath(chat, last)),
+                let decoded = try? PropertyListDecoder().decode(LastMessage.self, from: data),
+                let message = decoded.message
+            {
+                return ChatSummary(chatID: chat, lastMessage: message)
+            }
             var lastMessage = try readSegment(chat, last, repair: true)?.last
             if lastMessage == nil, last > 0 {
                 lastMessage = try readSegment(chat, last - 1, repair: true)?.last
@@ -382,20 +417,62 @@ public final class PropertyListHistory: HistoryStore {
         _ chat: ChatID, _ index: Int, _ messages: [Message], durable: Bool = true
     ) throws(FileError) {
         let path = segmentPath(chat, index)
-        let data: Data
-        do {
+        try FileSystem.replace(
+            path, with: try Self.encode([messages], path: path)[0], temporaryDirectory: temporaryDirectory,
+            durable: durable, faults: faults)
+    }
+
+    /// Segments as binary property lists. Many at once (a bulk append) are encoded on
+    /// every core: the encoding, not the writing, is most of a bulk append's time.
+    private static func encode(_ segments: [[Message]], path: String) throws(FileError) -> [Data] {
+        @Sendable func one(_ messages: [Message]) -> Result<Data, FileError> {
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .binary
-            data = try encoder.encode(messages)
-        } catch {
-            throw FileError("encode", path: path, code: 0, detail: "\(error)")
+            do { return .success(try encoder.encode(messages)) } catch {
+                return .failure(FileError("encode", path: path, code: 0, detail: "\(error)"))
+            }
         }
-        try FileSystem.replace(
-            path, with: data, temporaryDirectory: temporaryDirectory, durable: durable, faults: faults)
+        func unwrapped(_ results: [Result<Data, FileError>]) throws(FileError) -> [Data] {
+            var data: [Data] = []
+            for result in results {
+                switch result {
+                case .success(let bytes): data.append(bytes)
+                case .failure(let error): throw error
+                }
+            }
+            return data
+        }
+        guard segments.count >= 2 else { return try unwrapped(segments.map(one)) }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        var results = [Result<Data, FileError>?](repeating: nil, count: segments.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for item in stride(from: worker, to: segments.count, by: workers) { slots[item] = one(segments[item]) }
+            }
+        }
+        return try unwrapped(results.map { $0! })
     }
 }
 
 extension FileError {
     /// The reason alone, without the call and the path.
     var reason: String { code != 0 ? String(cString: strerror(code)) : detail }
+}
+
+/// A segment read for its last message only: the ones before it are stepped over without
+/// decoding a field.
+private struct LastMessage: Decodable {
+    var message: Message?
+
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let count = container.count ?? 0
+        while container.currentIndex < count - 1 { _ = try container.decode(Skipped.self) }
+        message = container.isAtEnd ? nil : try container.decode(Message.self)
+    }
 }

@@ -33,13 +33,16 @@ struct SegmentCount {
         try? FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, durable: false)
     }
 
-    /// Segment `index` just filled up with `count` messages: covered too, when the file
-    /// covered every segment before it.
-    func add(segment index: Int, holding count: Int) {
+    /// These segments just filled up, in order, each with its count: covered too, as far
+    /// as the file covered every segment before them. One read and one write at most.
+    func add(_ segments: [(index: Int, count: Int)]) {
+        guard !segments.isEmpty else { return }
         var cache = read()
-        guard cache.segments == index else { return }
-        cache.segments += 1
-        cache.messages += count
-        write(cache)
+        let known = cache.segments
+        for (index, count) in segments where cache.segments == index {
+            cache.segments += 1
+            cache.messages += count
+        }
+        if cache.segments > known { write(cache) }
     }
 }
