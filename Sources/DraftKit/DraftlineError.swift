@@ -57,6 +57,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidSeconds(String)
     /// `/wait` ran out of time: how many messages arrived, of how many, in how long.
     case waitTimedOut(arrived: Int, wanted: Int, seconds: Double)
+    /// `/wait` was stopped (Ctrl-C) before its messages arrived.
+    case waitInterrupted(arrived: Int, wanted: Int)
     /// A line longer than ``Session/maximumLineBytes``; its size in bytes.
     case lineTooLong(Int)
 
@@ -118,6 +120,8 @@ public enum DraftlineError: Error, Equatable, Sendable, CustomStringConvertible 
             return "'\(text)': use /chats, /chats N (1 to 100000) or /chats all"
         case .invalidSeconds(let text):
             return "'\(text)' is not a time: give seconds above 0 and at most 3600"
+        case .waitInterrupted(let arrived, let wanted):
+            return "wait stopped: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
         case .waitTimedOut(let arrived, let wanted, let seconds):
             let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "waited \(time) s: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"

@@ -39,6 +39,7 @@ final class Live {
     func wait(count: Int, seconds: Double, interruptible: Bool) -> Bool {
         let start = ProcessInfo.processInfo.systemUptime
         var arrived = check()
+        var interrupted = false
         while arrived < count {
             let remaining = seconds - (ProcessInfo.processInfo.systemUptime - start)
             guard remaining > 0 else { break }
@@ -50,10 +51,16 @@ final class Live {
             let wake = min(remaining, timeout ?? remaining)
             let ready = poll(&watched, 2, Int32(min((wake * 1000).rounded(.up), 3_600_000)))
             if ready < 0 && errno != EINTR { break }
-            if watched[1].revents != 0 && dl_take_signals() & Int32(DL_SIGNAL_INTERRUPT) != 0 { break }
+            if watched[1].revents != 0 && dl_take_signals() & Int32(DL_SIGNAL_INTERRUPT) != 0 {
+                interrupted = true
+                break
+            }
             arrived += check()
         }
-        Console.show(frontend.lines(for: frontend.session.waitEnded(arrived: arrived, wanted: count, seconds: seconds)))
+        Console.show(
+            frontend.lines(
+                for: frontend.session.waitEnded(
+                    arrived: arrived, wanted: count, seconds: seconds, interrupted: interrupted)))
         return arrived >= count
     }
 }

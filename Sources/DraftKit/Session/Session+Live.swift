@@ -33,9 +33,12 @@ extension Session {
         return requestedWait
     }
 
-    /// What a wait that ended shows: nothing when every message came, else one error line.
-    public func waitEnded(arrived: Int, wanted: Int, seconds: Double) -> [Report] {
-        arrived >= wanted ? [] : [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: seconds))]
+    /// What a wait that ended shows: nothing when every message came, else one error line
+    /// (time ran out, or the user stopped it).
+    public func waitEnded(arrived: Int, wanted: Int, seconds: Double, interrupted: Bool = false) -> [Report] {
+        guard arrived < wanted else { return [] }
+        if interrupted { return [.error(.waitInterrupted(arrived: arrived, wanted: wanted))] }
+        return [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: seconds))]
     }
 
     /// Stores the demo peers' answers that are due; they arrive through the feed.
