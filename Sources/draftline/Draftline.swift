@@ -59,8 +59,12 @@ enum Draftline {
         do throws(Failure) {
             let path: String
             do { path = try options.resolvedDataDirectory(environment: environment) } catch { throw .usage(error) }
+            if let transfer = options.transfer {
+                return TransferCommand.run(transfer) { () throws(StoreError) in
+                    try DataDirectory(path: path, clock: clock).history
+                }
+            }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
-            if let transfer = options.transfer { return TransferCommand.run(transfer, history: data.history) }
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,

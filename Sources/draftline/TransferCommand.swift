@@ -2,14 +2,20 @@ import DraftKit
 import DraftlineREPL
 
 /// `draftline import FILE` and `draftline export FILE [--chat ID]`: one line saying what
-/// was done, or one saying why nothing was.
+/// was done, or one saying why nothing was. An import reads its file before the data
+/// directory is opened, so a file it cannot use changes nothing, not even by making one.
 enum TransferCommand {
-    static func run(_ transfer: Options.Transfer, history: PropertyListHistory) -> Int32 {
-        let move = HistoryTransfer(history: history)
+    static func run(
+        _ transfer: Options.Transfer, openHistory: () throws(StoreError) -> PropertyListHistory
+    ) -> Int32 {
+        func open() throws(TransferError) -> HistoryTransfer {
+            do throws(StoreError) { return HistoryTransfer(history: try openHistory()) } catch { throw .store(error) }
+        }
         do throws(TransferError) {
             switch transfer {
             case .importing(let file):
-                let summary = try move.importFile(file)
+                let chats = try ChatLogFile(contentsOf: file)
+                let summary = try open().importChats(chats)
                 var line =
                     "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
                     + "chat\(summary.chats == 1 ? "" : "s") from \(file)"
@@ -26,7 +32,7 @@ enum TransferCommand {
                 if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
                 Console.write(TerminalText.visible(line) + "\n", to: .output)
             case .exporting(let file, let chat):
-                let (chats, messages) = try move.export(to: file, chat: chat)
+                let (chats, messages) = try open().export(to: file, chat: chat)
                 Console.write(
                     TerminalText.visible(
                         "exported \(messages) message\(messages == 1 ? "" : "s") in \(chats) chat\(chats == 1 ? "" : "s") to \(file)"

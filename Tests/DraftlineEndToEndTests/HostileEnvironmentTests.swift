@@ -48,6 +48,30 @@ struct HostileEnvironmentTests {
         #expect(result.output.contains("hi alice"))
     }
 
+    /// The journal and the chat list's index are caches: a FIFO, a directory or a link in
+    /// their place never blocks, is never written through, and costs only what they serve.
+    @Test(arguments: ["fifo", "directory", "link"])
+    func somethingElseWhereTheJournalAndTheIndexBelongIsPassedOver(_ kind: String) throws {
+        try threeChats()
+        let outside = fixture.root + "/outside"
+        #expect(FileManager.default.createFile(atPath: outside, contents: Data()))
+        for path in [data + "/live/journal", data + "/recent"] {
+            try FileManager.default.removeItem(atPath: path)
+            switch kind {
+            case "fifo": #expect(mkfifo(path, 0o600) == 0)
+            case "directory": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: outside)
+            }
+        }
+        let result = try run("/open bob\nstill sent\n/chats\n")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.isEmpty, "\(result.error)")
+        #expect(result.output.contains("  bob (Bob Okafor) · you: still sent"))
+        #expect(result.output.contains("  carol (Carol Müller) · you: hi carol"))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["hi bob", "still sent"])
+        #expect(try String(contentsOfFile: outside, encoding: .utf8).isEmpty)
+    }
+
     @Test func aFIFOWhereContactsBelongGetsOneWarning() throws {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         #expect(mkfifo(data + "/contacts.plist", 0o600) == 0)

@@ -27,6 +27,23 @@ public struct ChatLogFile {
         }
     }
 
+    /// Reads and parses a file (a regular file, not followed through a link, at most
+    /// ``sizeLimit`` bytes).
+    public init(contentsOf path: String) throws(TransferError) {
+        let data: Data
+        do {
+            guard let read = try FileSystem.read(path, limit: Self.sizeLimit) else {
+                throw TransferError.unreadable("\(path): no such file")
+            }
+            data = read
+        } catch let error as TransferError {
+            throw error
+        } catch {
+            throw .unreadable((error as? FileError)?.description ?? "\(error)")
+        }
+        try self.init(data: data)
+    }
+
     /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
     public init(data: Data) throws(TransferError) {
         let root: [String: Value]

@@ -29,18 +29,11 @@ public struct HistoryTransfer {
     /// like comment threads (`tweet_123`) become threads; other keys, private chats.
     /// Nothing changes when the file cannot be used.
     public func importFile(_ path: String) throws(TransferError) -> ImportSummary {
-        let data: Data
-        do {
-            guard let read = try FileSystem.read(path, limit: ChatLogFile.sizeLimit) else {
-                throw TransferError.unreadable("\(path): no such file")
-            }
-            data = read
-        } catch let error as TransferError {
-            throw error
-        } catch {
-            throw .unreadable((error as? FileError)?.description ?? "\(error)")
-        }
-        let file = try ChatLogFile(data: data)
+        try importChats(ChatLogFile(contentsOf: path))
+    }
+
+    /// Appends the chats of a file already read (see ``importFile(_:)``).
+    public func importChats(_ file: ChatLogFile) throws(TransferError) -> ImportSummary {
         var summary = ImportSummary(skippedKeys: file.skippedKeys)
         var plan: [(ChatID, [Message])] = []
         for (key, messages) in file.chats {
