@@ -17,6 +17,18 @@ public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
         case thread
 
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// The one letter the journal and the chat list's index write for a kind.
+        var code: Character { self == .privateChat ? "c" : "t" }
+
+        /// The kind a one-letter code names.
+        init?(code: Substring) {
+            switch code {
+            case "c": self = .privateChat
+            case "t": self = .thread
+            default: return nil
+            }
+        }
     }
 
     /// The namespace.

@@ -345,22 +345,8 @@ enum Benchmark {
     static func measureBaselineInChild(_ scratch: String, messages: Int) throws -> (save: Double, start: Double) {
         let config = "\(scratch)/defaults-\(messages)"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        child.arguments = ["baseline", config, String(messages)]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = config
-        child.environment = environment
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        try child.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        let figures = output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-        guard child.terminationStatus == 0, figures.count == 2 else {
-            throw BenchmarkError("the baseline run failed: \(output)")
-        }
-        return (figures[0], figures[1])
+        let figures = try child(["baseline", config, String(messages)], environment: ["XDG_CONFIG_HOME": config])
+        return (figures.0, figures.1)
     }
 
     /// The original design: every chat in one UserDefaults property list, `save()` reads

@@ -22,13 +22,7 @@ extension Benchmark {
     ) throws
         -> [Double]
     {
-        var environment = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "HOME": directory]
-        if let watch { environment["DRAFTLINE_WATCH"] = watch }
-        let terminal = try PseudoTerminal(
-            executable: draftline, arguments: ["--data-dir", directory], environment: environment)
-        try terminal.waitForPrompt("draftline> ", timeout: 30)
-        try terminal.send("/open \(user)\r")
-        try terminal.waitForPrompt("\(user)> ", timeout: 30)
+        let terminal = try startInChat(directory, user: user, watch: watch)
         let sender = try PropertyListHistory(directory: directory)
         guard let chat = ChatID(user) else { throw BenchmarkError("'\(user)' is not a chat ID") }
         var latencies: [Double] = []
@@ -47,9 +41,8 @@ extension Benchmark {
         return latencies
     }
 
-    /// The CPU time (user and system) an idle draftline uses in `seconds`: started on a
-    /// pseudo-terminal with a chat open, left alone, measured from `/proc/<pid>/stat`.
-    static func measureIdle(_ directory: String, user: String, seconds: Double, watch: String? = nil) throws -> Double {
+    /// draftline on a pseudo-terminal over `directory`, with the chat of `user` open.
+    static func startInChat(_ directory: String, user: String, watch: String?) throws -> PseudoTerminal {
         var environment = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "HOME": directory]
         if let watch { environment["DRAFTLINE_WATCH"] = watch }
         let terminal = try PseudoTerminal(
@@ -57,6 +50,13 @@ extension Benchmark {
         try terminal.waitForPrompt("draftline> ", timeout: 30)
         try terminal.send("/open \(user)\r")
         try terminal.waitForPrompt("\(user)> ", timeout: 30)
+        return terminal
+    }
+
+    /// The CPU time (user and system) an idle draftline uses in `seconds`: started on a
+    /// pseudo-terminal with a chat open, left alone, measured from `/proc/<pid>/stat`.
+    static func measureIdle(_ directory: String, user: String, seconds: Double, watch: String? = nil) throws -> Double {
+        let terminal = try startInChat(directory, user: user, watch: watch)
         let before = try cpuSeconds(terminal.pid)
         // Nothing to wait for: the point is that nothing happens.
         usleep(UInt32(seconds * 1_000_000))

@@ -14,7 +14,7 @@ struct JournalRecord: Equatable {
     static let maximumLineBytes = 1024
 
     var line: String {
-        let kind = chat.kind == .privateChat ? "c" : "t"
+        let kind = chat.kind.code
         let id =
             messageID.isEmpty || messageID.utf8.count > 200
                 || messageID.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{7F}" } ? "-" : messageID
@@ -28,13 +28,9 @@ struct JournalRecord: Equatable {
         guard fields.count == 5, let segment = Int(fields[2]), (0...SegmentIndex.maximum).contains(segment),
             let position = Int(fields[3]), (0..<SegmentCount.largestSegment).contains(position)
         else { return nil }
-        let kind: ChatID.Kind
-        switch fields[0] {
-        case "c": kind = .privateChat
-        case "t": kind = .thread
-        default: return nil
+        guard let kind = ChatID.Kind(code: fields[0]), let chat = ChatID(String(fields[1]), kind: kind) else {
+            return nil
         }
-        guard let chat = ChatID(String(fields[1]), kind: kind) else { return nil }
         self.init(chat: chat, segment: segment, position: position, messageID: String(fields[4]))
     }
 

@@ -21,7 +21,7 @@ struct RecentChats {
         var chat: ChatID
         var milliseconds: Int64
 
-        var line: String { "\(chat.kind == .privateChat ? "c" : "t")\t\(chat.rawValue)\t\(milliseconds)\n" }
+        var line: String { "\(chat.kind.code)\t\(chat.rawValue)\t\(milliseconds)\n" }
 
         init(chat: ChatID, milliseconds: Int64) {
             self.chat = chat
@@ -36,14 +36,9 @@ struct RecentChats {
 
         init?(line: Substring) {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 3, let milliseconds = Int64(fields[2]) else { return nil }
-            let kind: ChatID.Kind
-            switch fields[0] {
-            case "c": kind = .privateChat
-            case "t": kind = .thread
-            default: return nil
-            }
-            guard let chat = ChatID(String(fields[1]), kind: kind) else { return nil }
+            guard fields.count == 3, let milliseconds = Int64(fields[2]), let kind = ChatID.Kind(code: fields[0]),
+                let chat = ChatID(String(fields[1]), kind: kind)
+            else { return nil }
             self.init(chat: chat, milliseconds: milliseconds)
         }
 
