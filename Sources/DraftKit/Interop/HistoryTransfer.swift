@@ -115,7 +115,7 @@ public struct HistoryTransfer {
         do {
             try FileSystem.replace(path, with: data, temporaryDirectory: directory.isEmpty ? "/" : directory)
         } catch {
-            throw .unwritable(error.description)
+            throw .unwritable("\(path): \(error.reason)")
         }
         return (out.count, count)
     }
