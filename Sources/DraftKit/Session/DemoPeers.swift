@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A reply is stored in history like any message, sent by the peer, and reaches the
 /// screen through the feed, as one from another process does. Times are measured on a
-/// monotonic clock of the caller's (``now``), never the session's clock, which a test may
+/// monotonic clock the caller gives (`now`), never the session's clock, which a test may
 /// have pinned.
 public final class DemoPeers {
     /// Who answers.
