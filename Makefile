@@ -9,7 +9,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all setup build run test lint format bench fuzz docs man install uninstall clean
 
-FUZZ_TARGETS := command-parser sanitizer history-reader storage
+FUZZ_TARGETS := command-parser sanitizer history-reader storage journal
 FUZZ_SECONDS ?= 60
 
 all: build

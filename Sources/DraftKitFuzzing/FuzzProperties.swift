@@ -180,4 +180,41 @@ public enum FuzzProperties {
         }
         return nil
     }
+
+    /// Any bytes in the journal and in the chat list's index (a torn write, a hand edit, an
+    /// attack): following the journal never crashes and never brings a message that is not
+    /// stored where it says; the next message stored still arrives, last; and the chat list
+    /// still shows the chat that changed last, first.
+    ///
+    /// The first half of the bytes goes to the end of `live/journal`, the rest replaces
+    /// `recent`.
+    public static func liveFiles(_ bytes: [UInt8], scratch: String) -> String? {
+        let data = scratch + "/data"
+        try? FileManager.default.removeItem(atPath: data)
+        guard let writer = try? PropertyListHistory(directory: data),
+            let reader = try? PropertyListHistory(directory: data),
+            let carol = ChatID("carol"), let dave = ChatID("dave"),
+            (try? writer.append(Message(messageID: "d", content: "dave's"), to: dave)) != nil
+        else { return "cannot set up the scratch history in \(data)" }
+        let feed = reader.follow(notifications: false)
+        let half = bytes.count / 2
+        if let journal = FileHandle(forWritingAtPath: data + "/live/journal") {
+            journal.seekToEndOfFile()
+            journal.write(Data(bytes[..<half]))
+            journal.closeFile()
+        }
+        _ = FileManager.default.createFile(atPath: data + "/recent", contents: Data(bytes[half...]))
+        for arrival in feed.take() {
+            let stored = (try? reader.recentMessages(in: arrival.chat, limit: 100)) ?? []
+            if !stored.contains(arrival.message) { return "an arrival that is not stored: \(arrival)" }
+        }
+        guard (try? writer.append(Message(messageID: "c", content: "after"), to: carol)) != nil else {
+            return "the chat takes no new message"
+        }
+        guard feed.take().last?.message.content == "after" else { return "the message stored did not arrive last" }
+        guard let recent = try? reader.recentChats(limit: 5, where: { _ in true }), recent.first?.chatID == carol else {
+            return "the chat that changed last is not listed first"
+        }
+        return nil
+    }
 }

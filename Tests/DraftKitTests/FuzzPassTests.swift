@@ -89,4 +89,20 @@ struct FuzzPassTests {
             #expect(FuzzProperties.storage(input, scratch: scratch.path) == nil, "\(input)")
         }
     }
+
+    @Test func liveFiles() throws {
+        let scratch = ScratchDirectory()
+        let seeds = try Self.seedInputs("journal")
+        #expect(seeds.count == 3)
+        // The seeds, each cut at random places (torn writes), then the usual noise.
+        var random = SeededGenerator(seed: 6)
+        var inputs = seeds
+        for _ in 0..<100 {
+            let seed = seeds.randomElement(using: &random)!
+            inputs.append(Array(seed.prefix(Int.random(in: 0...seed.count, using: &random))))
+        }
+        for input in inputs + Self.inputs(count: 100, seed: 7) {
+            #expect(FuzzProperties.liveFiles(input, scratch: scratch.path) == nil, "\(input)")
+        }
+    }
 }
