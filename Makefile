@@ -3,7 +3,9 @@
 SWIFT      ?= swift
 DATA_DIR   ?=
 PREFIX     ?= /usr/local
-RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
+# More options for `make run`: ARGS="--demo" or ARGS="--as alice".
+ARGS       ?=
+RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),) $(ARGS)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
