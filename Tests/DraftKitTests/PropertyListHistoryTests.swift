@@ -31,6 +31,29 @@ struct PropertyListHistoryTests {
         Message(chatID: "alice", messageID: text, content: text, target: "alice")
     }
 
+    /// The count cache covers exactly the full segments an append moved past, whether one
+    /// message at a time or many at once, so counting reads only the last segment.
+    @Test func theCountCacheCoversTheSegmentsMovedPast() throws {
+        let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
+        let cache = SegmentCount(path: data + "/chats/alice/count", temporaryDirectory: data + "/tmp")
+        for index in 0..<8 { try history.append(message("m\(index)"), to: alice) }
+        // Segment 1 is full but still the last: only segment 0 was moved past.
+        #expect(cache.read().segments == 1 && cache.read().messages == 4)
+        try history.append(message("m8"), to: alice)
+        #expect(cache.read().segments == 2 && cache.read().messages == 8)
+        try history.appendAll((9..<19).map { message("m\($0)") }, to: alice)
+        #expect(cache.read().segments == 4 && cache.read().messages == 16)
+        #expect(try history.messageCount(in: alice) == 19)
+        // A write that fails part way: the cache covers only what is on disk.
+        let bob = ChatID("bob")!
+        history.faults = { operation, path in operation == "write" && path.hasSuffix("/00000001.plist") ? ENOSPC : 0 }
+        #expect(throws: StoreError.self) { try history.appendAll((0..<10).map { message("b\($0)") }, to: bob) }
+        history.faults = nil
+        let bobCache = SegmentCount(path: data + "/chats/bob/count", temporaryDirectory: data + "/tmp")
+        #expect(bobCache.read().segments == 1 && bobCache.read().messages == 4)
+        #expect(try history.messageCount(in: bob) == 4)
+    }
+
     @Test func appendsRollIntoNumberedSegmentsAndReadBackInOrder() throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
         for index in 0..<10 { try history.append(message("m\(index)"), to: alice) }

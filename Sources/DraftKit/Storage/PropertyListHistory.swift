@@ -127,8 +127,11 @@ public final class PropertyListHistory: HistoryStore {
                 }
                 var index = 0
                 var segment: [Message] = []
+                // The highest segment known to be whole on disk.
+                var onDisk = -1
                 if let last = lastSegment(of: chat) {
                     index = last
+                    onDisk = last
                     segment = try readSegment(chat, last, repair: false) ?? []
                 }
                 // The segments this append writes, in order: the last one filled up, then
@@ -136,11 +139,13 @@ public final class PropertyListHistory: HistoryStore {
                 var rest = new[...]
                 var records: [JournalRecord] = []
                 var plan: [(index: Int, messages: [Message])] = []
+                var movedPast: [(index: Int, count: Int)] = []
                 while !rest.isEmpty {
                     if segment.count >= segmentCapacity {
                         guard index < Self.maximumSegmentIndex else {
                             throw FileError("write", path: path(of: chat), code: EFBIG)
                         }
+                        movedPast.append((index, segment.count))
                         index += 1
                         segment = []
                     }
@@ -158,17 +163,17 @@ public final class PropertyListHistory: HistoryStore {
                     plan.append((index, segment))
                 }
                 let encoded = try Self.encode(plan.map(\.messages), path: path(of: chat))
-                // The count cache learns of the segments that filled up and were written,
-                // once, at the end (a failed write leaves it covering what is on disk).
-                var filled: [(index: Int, count: Int)] = []
+                // The count cache learns of the full segments this append moved past, once, at
+                // the end, as far as they are on disk (a failed write stops it there).
                 defer {
-                    SegmentCount(path: path(of: chat) + "/count", temporaryDirectory: temporaryDirectory).add(filled)
+                    SegmentCount(path: path(of: chat) + "/count", temporaryDirectory: temporaryDirectory)
+                        .add(movedPast.filter { $0.index <= onDisk })
                 }
                 for (item, data) in zip(plan, encoded) {
                     try FileSystem.replace(
                         segmentPath(chat, item.index), with: data, temporaryDirectory: temporaryDirectory,
                         durable: durable, faults: faults)
-                    if item.messages.count >= segmentCapacity { filled.append((item.index, item.messages.count)) }
+                    onDisk = item.index
                 }
                 noteLastSegment(chat, index)
                 // The messages are stored: a journal that cannot be written only costs
