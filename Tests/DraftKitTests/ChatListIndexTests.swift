@@ -42,7 +42,7 @@ struct ChatListIndexTests {
                 try history.append(message("\(round)-\(index)", chat, at: Double(round * 10_000 + index)), to: chat)
             }
         }
-        let size = FileSystem.sizeOfFile(data + "/recent") ?? 0
+        let size = (try FileManager.default.attributesOfItem(atPath: data + "/recent")[.size] as? Int) ?? 0
         #expect(size < 2 * 1500 * 60, "compacted: \(size) bytes")
         let listed = try history.recentChats(limit: 1200, where: { _ in true })
         #expect(listed.map(\.chatID) == Array(chats.reversed().prefix(1200)))

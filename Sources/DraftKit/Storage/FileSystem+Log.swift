@@ -22,12 +22,16 @@ extension FileSystem {
     }
 
     /// Appends `bytes` to a log file with one `write` (so that readers never see half a
-    /// line written by one process and half by another) and, when the file is then over
-    /// `rotateAt` bytes, renames it to `rotated` so that the next append starts a new one.
+    /// line written by one process and half by another) and returns the file's size then;
+    /// with `rotation`, a file over its size is renamed to its path, so that the next
+    /// append starts a new one.
     /// A file that does not end with a newline (a short write on a full disk, an edit by
     /// hand) gets one first, so that its broken last line stays one line of its own. Not
     /// synced: a log is a notification, not data. Callers serialise appends (a lock).
-    static func appendToLog(_ path: String, _ bytes: [UInt8], rotateAt: Int, rotated: String) throws(FileError) {
+    @discardableResult
+    static func appendToLog(
+        _ path: String, _ bytes: [UInt8], rotation: (size: Int, to: String)? = nil
+    ) throws(FileError) -> Int {
         let fd = try openLogForAppending(path)
         defer { close(fd) }
         var bytes = bytes
@@ -43,10 +47,9 @@ extension FileSystem {
             }
             written += n
         }
-        var info = stat()
-        if fstat(fd, &info) == 0, Int(info.st_size) > rotateAt {
-            try rename(path, to: rotated)
-        }
+        let total = size + bytes.count
+        if let rotation, total > rotation.size { try rename(path, to: rotation.to) }
+        return total
     }
 
     /// Opens a log file for reading (`O_NONBLOCK`, `O_NOFOLLOW`), when it exists and is a
@@ -96,17 +99,6 @@ extension FileSystem {
 }
 
 extension FileSystem {
-    /// A file's size (`lstat`), or `nil` when it does not exist.
-    static func sizeOfFile(_ path: String) -> Int? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
-    }
-}
-
-extension FileSystem {
     /// Commits everything written to disk (`sync`; Glibc's module leaves out `syncfs`).
-    static func syncFileSystem(_ path: String) {
-        sync()
-    }
+    static func syncAll() { sync() }
 }

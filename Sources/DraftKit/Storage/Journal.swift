@@ -20,7 +20,7 @@ struct Journal {
     func append(_ records: [JournalRecord]) throws(FileError) {
         guard !records.isEmpty else { return }
         try FileSystem.appendToLog(
-            path, Array(records.map(\.line).joined().utf8), rotateAt: rotationSize, rotated: rotatedPath)
+            path, Array(records.map(\.line).joined().utf8), rotation: (rotationSize, rotatedPath))
     }
 }
 

@@ -44,7 +44,7 @@ public final class PropertyListHistory: HistoryStore {
     /// Where each append is announced to other processes.
     var journal: Journal
     /// Which chats changed last, for the chat list.
-    var recent: RecentChats
+    let recent: RecentChats
 
     /// Makes chosen writes fail, as a full disk would; for tests only.
     var faults: FileSystem.FaultInjector?
@@ -250,7 +250,7 @@ public final class PropertyListHistory: HistoryStore {
     }
 
     /// Flushes what was written without syncing (`sync`).
-    public func syncFileSystem() { FileSystem.syncFileSystem(directory) }
+    public func syncFileSystem() { FileSystem.syncAll() }
 
     public func messageCount(in chat: ChatID) throws(StoreError) -> Int {
         try checkChatDirectory(chat)
@@ -277,17 +277,7 @@ public final class PropertyListHistory: HistoryStore {
     /// number of chats, paid for `/chats all` (and once to build the index). A chat that
     /// cannot be read is listed without its last message, with a warning.
     public func chats() throws(StoreError) -> [ChatSummary] {
-        var result: [ChatSummary] = []
-        for kind in ChatID.Kind.allCases {
-            let names = try available { () throws(FileError) in
-                try FileSystem.names(in: Self.root(of: kind, in: directory))
-            }
-            for name in names.sorted() {
-                guard let chat = ChatID(name, kind: kind), let summary = summary(of: chat) else { continue }
-                result.append(summary)
-            }
-        }
-        return result
+        try chatIDs().compactMap(summary(of:))
     }
 
     /// The chats the index `recent` names last, newest first, each read for its last

@@ -10,11 +10,19 @@ import Foundation
 /// its last compaction (and at least 256 KiB), an append rewrites it with one line per
 /// chat, in the same order. The file is a cache: it is never synced, and a missing one
 /// is rebuilt from the chats' own files when the history is opened.
-struct RecentChats {
+final class RecentChats {
     let path: String
     let temporaryDirectory: String
     /// The size below which the file is never compacted.
     var compactionFloor = 256 * 1024
+    /// The file's size at its last compaction, once read from `recent.size` (another
+    /// process's compaction since only moves the next one a little).
+    private var compactedSize: Int?
+
+    init(path: String, temporaryDirectory: String) {
+        self.path = path
+        self.temporaryDirectory = temporaryDirectory
+    }
 
     /// One chat's last change.
     struct Entry: Equatable {
@@ -50,10 +58,10 @@ struct RecentChats {
     /// Notes that these chats just changed (the caller holds the lock).
     func note(_ entries: [Entry]) throws(FileError) {
         guard !entries.isEmpty else { return }
-        try FileSystem.appendToLog(
-            path, Array(entries.map(\.line).joined().utf8), rotateAt: .max, rotated: path + ".unused")
-        let size = FileSystem.sizeOfFile(path) ?? 0
-        if size >= compactionFloor, size >= 4 * compactedSize { try compact() }
+        let size = try FileSystem.appendToLog(path, Array(entries.map(\.line).joined().utf8))
+        guard size >= compactionFloor else { return }
+        if compactedSize == nil { compactedSize = Self.readSize(sizePath) }
+        if size >= 4 * (compactedSize ?? 0) { try compact() }
     }
 
     /// Replaces the file with these entries, oldest first (the caller holds the lock).
@@ -74,13 +82,14 @@ struct RecentChats {
         try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, durable: false)
         try FileSystem.replace(
             sizePath, with: Data(String(data.count).utf8), temporaryDirectory: temporaryDirectory, durable: false)
+        compactedSize = data.count
     }
 
     /// Where the size of the file at its last compaction is kept, in decimal.
     private var sizePath: String { path + ".size" }
 
-    private var compactedSize: Int {
-        guard let data = try? FileSystem.read(sizePath, limit: 32) else { return 0 }
+    private static func readSize(_ path: String) -> Int {
+        guard let data = try? FileSystem.read(path, limit: 32) else { return 0 }
         return Int(String(decoding: data, as: UTF8.self)) ?? 0
     }
 
