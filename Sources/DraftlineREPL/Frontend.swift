@@ -18,12 +18,20 @@ public final class Frontend {
         self.presenter = presenter
     }
 
-    /// Handles one input event and returns the lines to show.
+    /// What one event produced, for a front end: lines to show, then what to do.
+    public struct Response: Equatable, Sendable {
+        /// The lines, in order.
+        public var lines: [OutputLine]
+        /// What the session asks of the front end after showing them.
+        public var effects: [Effect]
+    }
+
+    /// Handles one input event: the lines to show and what to do next.
     @discardableResult
-    public func handle(_ event: InputEvent) -> [OutputLine] {
-        let reports = session.handle(event)
-        onReports?(reports)
-        return presenter.lines(for: reports, in: session)
+    public func handle(_ event: InputEvent) -> Response {
+        let outcome = session.handle(event)
+        onReports?(outcome.reports)
+        return Response(lines: presenter.lines(for: outcome.reports, in: session), effects: outcome.effects)
     }
 
     /// The demo peers' due answers stored (unless `answering` is off), then what `feed`

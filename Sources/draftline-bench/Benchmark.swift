@@ -279,7 +279,7 @@ enum Benchmark {
         for _ in 0..<count {
             let user = userName(Int.random(in: 0..<chats, using: &random))
             var output: [OutputLine] = []
-            times.append(time { output = session.handle(.line("/open \(user)")) })
+            times.append(time { output = session.handle(.line("/open \(user)")).lines })
             guard output.first?.text.hasPrefix("── chat with") == true else {
                 throw BenchmarkError("open failed: \(output)")
             }
@@ -300,7 +300,7 @@ enum Benchmark {
         for _ in 0..<count {
             let text = generator.content()
             var output: [OutputLine] = []
-            times.append(time { output = session.handle(.line(text)) })
+            times.append(time { output = session.handle(.line(text)).lines })
             guard output.first?.kind == .info else { throw BenchmarkError("send failed: \(output)") }
         }
         return times

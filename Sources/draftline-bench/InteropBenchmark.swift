@@ -29,7 +29,7 @@ extension Benchmark {
         for _ in 0..<runs {
             for index in sizes.indices {
                 var lines: [OutputLine] = []
-                times[index].append(time { lines = sessions[index].handle(.line("/chats")) })
+                times[index].append(time { lines = sessions[index].handle(.line("/chats")).lines })
                 guard lines.count == min(size(index), 20) + (size(index) >= 20 ? 1 : 0),
                     lines.allSatisfy({ $0.kind == .info })
                 else {

@@ -65,15 +65,17 @@ enum Draftline {
                 }
             }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
+            let peers =
+                options.demo
+                ? DemoPeers(
+                    people: Set(ContactBook.demo.map(\.key)), delay: options.demoDelay, history: data.history,
+                    clock: clock) : nil
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
-                idSuffix: pinned == nil ? .random : .sequential, identity: options.identity)
-            if options.demo {
-                session.peers = DemoPeers(
-                    people: Set(ContactBook.demo.map(\.key)), delay: options.demoDelay, history: data.history,
-                    clock: clock)
-            }
+                idSuffix: pinned == nil ? .random : .sequential, identity: options.identity,
+                capabilities: terminal ? Capabilities(editLine: true, tourChapters: Tour.chapters.map(\.name)) : .pipe,
+                peers: peers)
             frontend = Frontend(session)
         } catch {
             Console.write(

@@ -32,15 +32,16 @@ final class Live {
         return arrived
     }
 
-    /// `/wait`: shows arrivals as they come until `count` messages have arrived or
-    /// `seconds` have passed, or an interrupt (Ctrl-C on a terminal) ends it; then the
-    /// session's word on it. Returns whether every message came.
+    /// `/wait`: shows arrivals as they come until `count` messages have arrived that no
+    /// earlier wait counted, or `seconds` have passed, or an interrupt (Ctrl-C on a
+    /// terminal) ends it; then the session's word on it. Returns whether every message came.
     @discardableResult
     func wait(count: Int, seconds: Double, interruptible: Bool) -> Bool {
         let start = ProcessInfo.processInfo.systemUptime
-        var arrived = check()
+        let session = frontend.session
+        check()
         var interrupted = false
-        while arrived < count {
+        while session.arrivalsNotWaitedFor < count {
             let remaining = seconds - (ProcessInfo.processInfo.systemUptime - start)
             guard remaining > 0 else { break }
             var watched = [
@@ -55,12 +56,11 @@ final class Live {
                 interrupted = true
                 break
             }
-            arrived += check()
+            check()
         }
+        let complete = session.arrivalsNotWaitedFor >= count
         Console.show(
-            frontend.lines(
-                for: frontend.session.waitEnded(
-                    arrived: arrived, wanted: count, seconds: seconds, interrupted: interrupted)))
-        return arrived >= count
+            frontend.lines(for: session.endWait(wanted: count, seconds: seconds, interrupted: interrupted)))
+        return complete
     }
 }

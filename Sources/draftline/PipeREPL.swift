@@ -13,8 +13,6 @@ struct PipeREPL {
     var live: Live?
 
     func run() -> Int32 {
-        // No edit line can take unsent text back: it goes on the undo stack instead.
-        frontend.session.returnsTextToLine = false
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
         var number = 0
         while !frontend.hasQuit {
@@ -22,7 +20,7 @@ struct PipeREPL {
             // /wait, so that a script's transcript does not depend on how fast it ran.
             live?.check(answering: false)
             guard let line = input.next() else {
-                Console.show(frontend.handle(.endOfInput))
+                Console.show(frontend.handle(.endOfInput).lines)
                 break
             }
             number += 1
@@ -38,14 +36,14 @@ struct PipeREPL {
                 var failed = false
                 PipedLine.play(text, prefill: { frontend.prefill }) { event in
                     guard !frontend.hasQuit, !failed else { return }
-                    let lines = frontend.handle(event)
-                    Console.show(lines)
-                    failed = strict && lines.contains { $0.kind == .error }
-                }
-                if let wait = frontend.session.takeRequestedWait(), let live,
-                    !live.wait(count: wait.count, seconds: wait.seconds, interruptible: false)
-                {
-                    failed = failed || strict
+                    let response = frontend.handle(event)
+                    Console.show(response.lines)
+                    failed = strict && response.lines.contains { $0.kind == .error }
+                    for case .wait(let count, let seconds) in response.effects where !failed {
+                        if let live, !live.wait(count: count, seconds: seconds, interruptible: false) {
+                            failed = strict
+                        }
+                    }
                 }
                 if failed {
                     Console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)

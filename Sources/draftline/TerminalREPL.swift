@@ -38,8 +38,6 @@ struct TerminalREPL {
             editor.watch = LineEditor.Watch(
                 descriptor: live.feed.descriptor, timeout: { live.timeout }, wake: { live.check() })
         }
-        frontend.session.canPlayTour = true
-        frontend.session.tourChapters = Tour.chapters.map(\.name)
         frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
             Console.write(
@@ -64,12 +62,17 @@ struct TerminalREPL {
                 }
             }
             guard let event else { continue }
-            Console.show(frontend.handle(event))
-            if let wait = frontend.session.takeRequestedWait() {
-                live?.wait(count: wait.count, seconds: wait.seconds, interruptible: true)
-            }
-            if let tour = frontend.session.takeRequestedTour() {
-                TourPlayer(editor: editor, speed: tour.speed, chapter: tour.chapter).play()
+            let response = frontend.handle(event)
+            Console.show(response.lines)
+            for effect in response.effects {
+                switch effect {
+                case .wait(let count, let seconds):
+                    live?.wait(count: count, seconds: seconds, interruptible: true)
+                case .playTour(let chapter, let speed):
+                    TourPlayer(editor: editor, speed: speed, chapter: chapter).play()
+                case .quit:
+                    break
+                }
             }
         }
         return Draftline.ExitStatus.success

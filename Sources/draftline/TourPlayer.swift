@@ -30,16 +30,15 @@ struct TourPlayer {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         _ = FileManager.default.createFile(atPath: scratch + "/photo.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
         let history = InMemoryHistory()
+        let peers = chapter.peerDelay.map { delay in
+            DemoPeers(
+                people: Set(ContactBook.demo.map(\.key)), delay: delay / speed, history: history, clock: { Date() })
+        }
         let frontend = Frontend(
             Session(
-                contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch, home: nil))
-        var live: Live?
-        if let delay = chapter.peerDelay {
-            frontend.session.peers = DemoPeers(
-                people: Set(ContactBook.demo.map(\.key)), delay: delay / speed, history: history,
-                clock: frontend.session.clock)
-            live = Live(frontend: frontend, feed: history.follow(notifications: false))
-        }
+                contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch, home: nil,
+                peers: peers))
+        let live = peers.map { _ in Live(frontend: frontend, feed: history.follow(notifications: false)) }
         let pacer = Pacer(speed: speed, redraw: { [editor] in editor.redraw() }, live: live)
         editor.keySource = { pacer.next() }
         defer { editor.keySource = nil }
@@ -53,7 +52,7 @@ struct TourPlayer {
                 Console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }
-            let shown = frontend.handle(event)
+            let shown = frontend.handle(event).lines
             Console.show(shown)
             live?.check()
             let mapShown = shown.contains { $0.text.hasPrefix("drafts in memory") || $0.text == "no drafts in memory" }

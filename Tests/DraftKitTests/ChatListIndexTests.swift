@@ -71,19 +71,19 @@ struct ChatListIndexTests {
             let chat = ChatID("user\(index)")!
             try history.append(message("m\(index)", chat, at: Double(index)), to: chat)
         }
-        let shown = session.handle(.line("/chats")).map(\.text)
+        let shown = session.handle(.line("/chats")).lines.map(\.text)
         #expect(shown.count == 21)
         #expect(shown.first == "  user29 · you: m29")
         #expect(shown.last == "(the 20 most recent: /chats 40 or /chats all for more)")
-        #expect(session.handle(.line("/chats 3")).map(\.text).count == 4)
-        let all = session.handle(.line("/chats all")).map(\.text)
+        #expect(session.handle(.line("/chats 3")).lines.map(\.text).count == 4)
+        let all = session.handle(.line("/chats all")).lines.map(\.text)
         #expect(all.count == 30 && all.last == "  user0 · you: m0")
-        #expect(session.handle(.line("/chats 0")).map(\.kind) == [.error])
-        #expect(session.handle(.line("/chats many")).first?.text.contains("/chats all") == true)
+        #expect(session.handle(.line("/chats 0")).lines.map(\.kind) == [.error])
+        #expect(session.handle(.line("/chats many")).lines.first?.text.contains("/chats all") == true)
         // A draft puts its chat on the list, newest first, whatever the index says.
         session.handle(.line("/open alice"))
         session.handle(.leave(.back, TextDraft(text: "later", cursor: 5)))
-        let withDraft = session.handle(.line("/chats 2")).map(\.text)
+        let withDraft = session.handle(.line("/chats 2")).lines.map(\.text)
         #expect(withDraft.prefix(2) == ["  alice (Alice Chen) · (no messages)", "      Draft: later"], "\(withDraft)")
     }
 }

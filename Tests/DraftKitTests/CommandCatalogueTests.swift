@@ -53,7 +53,7 @@ struct CommandCatalogueTests {
     func helpAndTheManPageShowItsUsageAndSummary(_ name: String) throws {
         let spec = try #require(CommandCatalogue.spec(named: name))
         let frontend = Frontend(Session(contacts: ContactBook(), history: InMemoryHistory()))
-        let help = frontend.handle(.line("/help")).map(\.text)
+        let help = frontend.handle(.line("/help")).lines.map(\.text)
         #expect(help.contains { $0.contains(spec.usage) && $0.hasSuffix(spec.summary) }, "\(help)")
         #expect(ManPage.commandTable().contains(".BI \"/\(name) \"") || ManPage.commandTable().contains(".B /\(name)"))
     }
@@ -85,7 +85,7 @@ struct CommandCatalogueTests {
         let session = Session(contacts: ContactBook(), history: InMemoryHistory())
         session.handle(.line("/open alice"))
         session.handle(.leave(.back, TextDraft(text: "kept")))
-        let reports = session.handle(.line(line))
+        let reports = session.handle(.line(line)).reports
         #expect(reports.count == 1)
         guard case .error(.unknownCommand)? = reports.first else {
             Issue.record("\(line): \(reports)")

@@ -18,7 +18,7 @@ struct InputTargetTests {
     }
 
     @discardableResult
-    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)) }
+    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)).lines }
 
     @discardableResult
     func file(_ name: String, _ contents: String = "x") -> String {
@@ -206,7 +206,7 @@ struct InputTargetTests {
     @Test func traceNamesEveryDraftEvent() {
         type("/trace on")
         type("/open alice")
-        var lines = session.handle(.leave(.profile, TextDraft(text: "abc"))).map(\.text)
+        var lines = session.handle(.leave(.profile, TextDraft(text: "abc"))).lines.map(\.text)
         #expect(lines.first == "trace: saved privateMessage_alice (^Xp (draftline-profile)) \"abc\" cursor 3")
         lines = type("/back").map(\.text)
         #expect(lines.contains("trace: restored privateMessage_alice (entering alice) \"abc\" cursor 3"))
@@ -216,13 +216,13 @@ struct InputTargetTests {
                 == "trace: removed privateMessage_alice (sending (removed first, as the original does)) \"abc\" cursor 3"
         )
         session.handle(.leave(.back, TextDraft(text: "x")))
-        lines = session.handle(.endOfInput).map(\.text)
+        lines = session.handle(.endOfInput).lines.map(\.text)
         #expect(lines.first == "trace: discarded privateMessage_alice (quitting forgets every draft) \"x\" cursor 1")
     }
 
     @Test func traceOffByDefault() {
         type("/open alice")
-        #expect(session.handle(.leave(.back, TextDraft(text: "abc"))).allSatisfy { !$0.text.hasPrefix("trace:") })
+        #expect(session.handle(.leave(.back, TextDraft(text: "abc"))).lines.allSatisfy { !$0.text.hasPrefix("trace:") })
     }
 
     @Test func discardThenUndoBringsTheDraftBack() {

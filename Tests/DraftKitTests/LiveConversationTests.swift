@@ -83,13 +83,13 @@ struct LiveConversationTests {
         #expect(lines[1].text.contains("2 unread: /open bob"), "\(lines)")
         #expect(lines[1].text.hasPrefix("● bob (Bob Okafor): hello? · "), "\(lines)")
         #expect(alice.session.unread == [ChatID.between(Self.aliceKey, Self.bobKey): 2])
-        let list = alice.handle(.line("/chats")).map(\.text)
+        let list = alice.handle(.line("/chats")).lines.map(\.text)
         #expect(list.contains { $0.contains("bob (Bob Okafor)") && $0.hasSuffix("· 2 unread") }, "\(list)")
         #expect(list.contains { $0.contains("Draft: wait") }, "\(list)")
         alice.handle(.line("/back"))
         #expect(alice.session.unread.isEmpty)
         #expect(alice.prefill == TextDraft(text: "wait", cursor: 2))
-        #expect(!alice.handle(.line("/chats")).contains { $0.text.contains("unread") })
+        #expect(!alice.handle(.line("/chats")).lines.contains { $0.text.contains("unread") })
     }
 
     @Test func otherPeoplesChatsAndOwnMessagesArePassedOver() throws {
@@ -103,7 +103,7 @@ struct LiveConversationTests {
         alice.handle(.line("mine"))
         #expect(alice.receive(from: aliceFeed).arrived == 0)
         // alice's list has her chat with carol only.
-        let list = alice.handle(.line("/chats")).map(\.text)
+        let list = alice.handle(.line("/chats")).lines.map(\.text)
         #expect(list.count == 1, "\(list)")
         #expect(list[0].contains("carol (Carol Müller) · you: mine"))
     }
@@ -123,21 +123,20 @@ struct LiveConversationTests {
         let me = Frontend(Session(contacts: ContactBook(), history: history))
         // A message written before senders were recorded: no `sender` key.
         try history.append(Message(chatID: "bob", content: "from before", target: "bob"), to: ChatID("bob")!)
-        #expect(me.handle(.line("/open bob")).map(\.text).contains("  you: from before"))
+        #expect(me.handle(.line("/open bob")).lines.map(\.text).contains("  you: from before"))
         // bob (--as bob) opens `me`, a contact for every identity but `me`.
-        #expect(bob.handle(.line("/open me")).map(\.text).contains("  me: from before"))
+        #expect(bob.handle(.line("/open me")).lines.map(\.text).contains("  me: from before"))
         bob.handle(.line("reply"))
         #expect(history.contents("bob") == ["from before", "reply"])
-        #expect(me.handle(.line("/history 2")).map(\.text) == ["  you: from before", "  bob: reply"])
+        #expect(me.handle(.line("/history 2")).lines.map(\.text) == ["  you: from before", "  bob: reply"])
     }
 
     @Test func demoPeersAnswerAfterTheirDelayInScriptOrder() throws {
         nonisolated(unsafe) var now = 100.0
-        let me = Frontend(Session(contacts: ContactBook(), history: history, idSuffix: .sequential))
         let peers = DemoPeers(
             people: [Self.bobKey], delay: 2, history: history, clock: { Date(timeIntervalSince1970: 0) },
             now: { now })
-        me.session.peers = peers
+        let me = Frontend(Session(contacts: ContactBook(), history: history, idSuffix: .sequential, peers: peers))
         let feed = history.follow(notifications: false)
         me.handle(.line("/open bob"))
         me.handle(.line("first message, long enough to be cut short"))
@@ -157,5 +156,37 @@ struct LiveConversationTests {
         me.handle(.line("/open carol"))
         me.handle(.line("carol is not a peer here"))
         #expect(peers.secondsToNextAnswer == nil)
+    }
+}
+
+@Suite("Waiting for the other side, as data")
+struct WaitCountingTests {
+    @Test func aWaitCountsEveryArrivalNoEarlierWaitCounted() throws {
+        let history = MemoryHistory()
+        let alice = Frontend(
+            Session(contacts: ContactBook(), history: history, identity: LiveConversationTests.aliceKey))
+        let bob = Frontend(Session(contacts: ContactBook(), history: history, identity: LiveConversationTests.bobKey))
+        let feed = history.follow(notifications: false)
+        bob.handle(.line("/open alice"))
+        alice.handle(.line("/open bob"))
+        // One message arrives while a line that is not /wait runs (shown between lines)...
+        alice.handle(.line("one"))
+        _ = bob.receive(from: feed)
+        #expect(bob.session.arrivalsNotWaitedFor == 1)
+        // ...and the next /wait counts it.
+        let response = bob.handle(.line("/wait 1 5"))
+        #expect(response.effects == [.wait(count: 1, seconds: 5)])
+        #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
+        #expect(bob.session.arrivalsNotWaitedFor == 0)
+        // A wait counts each arrival once: the next one finds none.
+        #expect(
+            bob.session.endWait(wanted: 1, seconds: 5) == [.error(.waitTimedOut(arrived: 0, wanted: 1, seconds: 5))])
+        // Two arrivals, a wait for one: the other is left for the next wait.
+        alice.handle(.line("two"))
+        alice.handle(.line("three"))
+        _ = bob.receive(from: feed)
+        #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
+        #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
+        #expect(bob.session.arrivalsNotWaitedFor == 0)
     }
 }

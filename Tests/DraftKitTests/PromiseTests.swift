@@ -14,7 +14,7 @@ struct PromiseTests {
     init() { session = Frontend(Session(contacts: ContactBook(), history: history)) }
 
     @discardableResult
-    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)) }
+    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)).lines }
 
     /// alice's chat, entered with this draft restored.
     func restore(_ draft: TextDraft) {
@@ -66,7 +66,7 @@ struct PromiseTests {
 
     @Test func ctrlCEmptiesTheLineAndPutsItOnTheUndoStack() {
         restore(TextDraft(text: "draft one", cursor: 9))
-        let output = session.handle(.interrupt(TextDraft(text: "draft one more", cursor: 14)))
+        let output = session.handle(.interrupt(TextDraft(text: "draft one more", cursor: 14))).lines
         #expect(output.map(\.text) == ["line abandoned: /undo brings it back"])
         #expect(session.prefill == nil)
         #expect(session.drafts.isEmpty)
@@ -94,7 +94,7 @@ struct PromiseTests {
 
     @Test func ctrlDWithDraftsWarnsFirstAndQuitsOnTheSecond() {
         restore(TextDraft(text: "unsent"))
-        let first = session.handle(.quitRequest)
+        let first = session.handle(.quitRequest).lines
         #expect(!session.hasQuit)
         #expect(
             first.map(\.text) == [
@@ -167,7 +167,8 @@ struct PromiseTests {
     }
 
     @Test func withoutAnEditLineAFailedSendGoesOnTheUndoStackAndNothingIsGlued() {
-        session.session.returnsTextToLine = false
+        let session = Frontend(Session(contacts: ContactBook(), history: history, capabilities: .pipe))
+        @discardableResult func type(_ line: String) -> [OutputLine] { session.handle(.line(line)).lines }
         type("/open alice")
         type("one")
         history.failNextAppend = true
@@ -189,7 +190,7 @@ struct PromiseTests {
 
     @Test func aProfileReachedFromACommentThreadShowsThatThreadsDraft() {
         type("/comment tweet 123 @bob")
-        let output = session.handle(.leave(.profile, TextDraft(text: "a reply")))
+        let output = session.handle(.leave(.profile, TextDraft(text: "a reply"))).lines
         #expect(output.contains { $0.text == "draft:      waiting (tweet_123_bob)" }, "\(output)")
     }
 
@@ -200,7 +201,7 @@ struct PromiseTests {
         session.presenter.keys = keys
         type("/trace on")
         type("/open alice")
-        let output = session.handle(.leave(.profile, TextDraft(text: "x")))
+        let output = session.handle(.leave(.profile, TextDraft(text: "x"))).lines
         #expect(output.first?.text.contains("(^Y (draftline-profile))") == true, "\(output)")
         #expect(output.contains { $0.text == "/back or ^T returns" })
         #expect(type("/help").contains { $0.text.hasPrefix("  ^T   draftline-back ") })

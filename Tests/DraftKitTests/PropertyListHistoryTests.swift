@@ -159,7 +159,7 @@ struct PropertyListHistoryTests {
         session.handle(.line("/open alice"))
         session.handle(.line("first"))
         history.faults = { operation, _ in operation == "write" ? ENOSPC : 0 }
-        let output = session.handle(.line("second, typed while the disk was full"))
+        let output = session.handle(.line("second, typed while the disk was full")).lines
         #expect(output.count == 1)
         #expect(output.first?.kind == .error)
         #expect(output.first?.text.contains("No space left on device") == true)

@@ -37,7 +37,7 @@ struct SessionTests {
     }
 
     @discardableResult
-    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)) }
+    func type(_ line: String) -> [OutputLine] { session.handle(.line(line)).lines }
 
     @Test func openShowsTheChatAndNamesItInThePrompt() {
         #expect(session.prompt == "draftline> ")
@@ -50,7 +50,7 @@ struct SessionTests {
     @Test func leavingToTheProfileSavesTheDraftAndBackRestoresIt() {
         type("/open alice")
         let draft = TextDraft(text: "tab\there 你好 😀 \u{1}", cursor: 4)
-        let output = session.handle(.leave(.profile, draft))
+        let output = session.handle(.leave(.profile, draft)).lines
         #expect(session.screen == .profile(try! GlobalKey(validating: "alice")))
         #expect(output.contains { $0.text.contains("draft:      waiting (privateMessage_alice)") })
         #expect(session.drafts.text(for: aliceKey) == draft)
@@ -133,7 +133,7 @@ struct SessionTests {
         session.handle(.leave(.open, TextDraft(text: "a")))
         type("bob")
         session.handle(.leave(.back, TextDraft(text: "b")))
-        let output = session.handle(.endOfInput)
+        let output = session.handle(.endOfInput).lines
         #expect(session.hasQuit)
         #expect(session.drafts.isEmpty)
         #expect(output.map(\.text) == ["2 drafts discarded: privateMessage_alice, privateMessage_bob"])
@@ -178,7 +178,7 @@ struct SessionTests {
     }
 
     @Test func aLeaveKeyWithTextWhereNoChatIsOpenKeepsTheLine() {
-        let output = session.handle(.leave(.profile, TextDraft(text: "not a draft", cursor: 3)))
+        let output = session.handle(.leave(.profile, TextDraft(text: "not a draft", cursor: 3))).lines
         #expect(output.first?.kind == .error)
         #expect(session.drafts.isEmpty)
         #expect(session.prefill == TextDraft(text: "not a draft", cursor: 3))
@@ -223,8 +223,8 @@ struct SessionTests {
         #expect(stored.messageID.hasPrefix("86400000-"))
         pinned.handle(.leave(.back, TextDraft(text: "waiting")))
         clock.now += 3725
-        #expect(pinned.handle(.line("/drafts")).map(\.text).last?.hasSuffix("age 1h02m") == true)
-        let chats = pinned.handle(.line("/chats")).map(\.text)
+        #expect(pinned.handle(.line("/drafts")).lines.map(\.text).last?.hasSuffix("age 1h02m") == true)
+        let chats = pinned.handle(.line("/chats")).lines.map(\.text)
         #expect(chats.first?.contains("alice (Alice Chen) · you: hello") == true, "\(chats)")
     }
 }

@@ -11,7 +11,7 @@ struct TourTests {
         var trace: [String] = []
         for step in Tour.steps {
             #expect(!session.hasQuit)
-            let output = session.handle(Tour.event(for: step, prefill: session.prefill))
+            let output = session.handle(Tour.event(for: step, prefill: session.prefill)).lines
             #expect(output.allSatisfy { $0.kind == .info }, "\(step.keys): \(output)")
             trace += output.map(\.text).filter { $0.hasPrefix("trace: ") }.map {
                 $0.split(separator: " ").prefix(3).joined(separator: " ")
@@ -78,22 +78,24 @@ struct TourTests {
         let scratch = ScratchDirectory()
         FileManager.default.createFile(atPath: scratch.path + "/photo.png", contents: Data([1]))
         let history = MemoryHistory()
-        let session = Frontend(
-            Session(contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch.path))
         // Time passes as the player spends it: each step's pause and keys, at speed 1.
         nonisolated(unsafe) var now = 0.0
-        let feed = history.follow(notifications: false)
-        if let delay = chapter.peerDelay {
-            session.session.peers = DemoPeers(
+        let peers = chapter.peerDelay.map { delay in
+            DemoPeers(
                 people: Set(ContactBook.demo.map(\.key)), delay: delay, history: history, clock: { Date() },
                 now: { now })
         }
+        let session = Frontend(
+            Session(
+                contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch.path,
+                peers: peers))
+        let feed = history.follow(notifications: false)
         var shown: [String] = []
         for step in chapter.steps {
             now += step.readingPause
             shown += session.receive(from: feed).lines.map(\.text)
             now += step.duration - step.readingPause
-            let output = session.handle(Tour.event(for: step, prefill: session.prefill))
+            let output = session.handle(Tour.event(for: step, prefill: session.prefill)).lines
             #expect(output.allSatisfy { $0.kind != .error }, "\(step.keys.debugDescription): \(output)")
             shown += output.map(\.text)
         }

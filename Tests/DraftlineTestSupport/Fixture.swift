@@ -185,7 +185,7 @@ public final class Fixture {
 
 /// SIGPIPE ignored in the test process, once: a write to a child that has gone fails with
 /// EPIPE rather than killing every test.
-private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
 /// Reads a pipe to its end on a thread of its own, so that a full pipe cannot block the
 /// child while another is read.

@@ -22,14 +22,14 @@ public enum CommandCatalogue {
             "open", [Argument("global_key", .globalKey)],
             "open the private chat with a user, its draft in the edit line"
         ) {
-            session, arguments throws(DraftlineError) in try session.open(arguments.key(0)!)
+            session, arguments throws(DraftlineError) in Outcome(try session.open(arguments.key(0)!))
         },
         CommandSpec(
             "profile", [Argument("global_key", .globalKey, optional: true)],
             "show a user's profile (default: this chat's user)"
-        ) { session, arguments throws(DraftlineError) in try session.showProfile(of: arguments.key(0)) },
+        ) { session, arguments throws(DraftlineError) in Outcome(try session.showProfile(of: arguments.key(0))) },
         CommandSpec("back", "return to the previous screen") { session, _ throws(DraftlineError) in
-            try session.back()
+            Outcome(try session.back())
         },
         CommandSpec(
             "comment",
@@ -39,43 +39,44 @@ public enum CommandCatalogue {
             ],
             "write a comment, or a reply to a user"
         ) { session, arguments throws(DraftlineError) in
-            try session.comment(arguments.kind(0)!, id: arguments.id(1)!, replyTo: arguments.key(2))
+            Outcome(try session.comment(arguments.kind(0)!, id: arguments.id(1)!, replyTo: arguments.key(2)))
         },
         CommandSpec(
             "attach", [Argument("path", .path)], "add a file to this draft (regular, readable, 100 MiB at most)"
-        ) { session, arguments throws(DraftlineError) in try session.attach(arguments.text(0)!) },
+        ) { session, arguments throws(DraftlineError) in Outcome(try session.attach(arguments.text(0)!)) },
         CommandSpec("detach", [Argument("n", .word, optional: true)], "remove attachment n from this draft, or all") {
-            session, arguments throws(DraftlineError) in try session.detach(arguments.text(0))
+            session, arguments throws(DraftlineError) in Outcome(try session.detach(arguments.text(0)))
         },
         CommandSpec(
             "location",
             [Argument("lat", .latitude), Argument("lon", .longitude), Argument("address", .text, optional: true)],
             "send a location"
         ) { session, arguments throws(DraftlineError) in
-            try session.sendLocation(
-                latitude: arguments.real(0)!, longitude: arguments.real(1)!, address: arguments.text(2) ?? "")
+            Outcome(
+                try session.sendLocation(
+                    latitude: arguments.real(0)!, longitude: arguments.real(1)!, address: arguments.text(2) ?? ""))
         },
         CommandSpec(
             "history", [Argument("n", .count(historyRange), optional: true)],
             "show the last n messages here (default \(defaultHistoryCount))"
         ) { session, arguments throws(DraftlineError) in
-            try session.showHistory(count: arguments.count(0) ?? defaultHistoryCount)
+            Outcome(try session.showHistory(count: arguments.count(0) ?? defaultHistoryCount))
         },
         CommandSpec(
             "chats", [Argument("n|all", .word, optional: true)],
             "conversations, most recent first (\(defaultChatCount), n or all), with drafts and unread counts"
-        ) { session, arguments throws(DraftlineError) in try session.chatList(arguments.text(0)) },
+        ) { session, arguments throws(DraftlineError) in Outcome(try session.chatList(arguments.text(0))) },
         CommandSpec("drafts", "every draft in memory: key, text, cursor, media, age") {
-            session, _ throws(DraftlineError) in session.draftMap()
+            session, _ throws(DraftlineError) in Outcome(session.draftMap())
         },
         CommandSpec("discard", "drop this draft (/undo brings it back)") { session, _ throws(DraftlineError) in
-            try session.discard()
+            Outcome(try session.discard())
         },
         CommandSpec("undo", "bring back the last draft discarded, emptied or lost") {
-            session, _ throws(DraftlineError) in try session.undo()
+            session, _ throws(DraftlineError) in Outcome(try session.undo())
         },
         CommandSpec("trace", [Argument("on|off", .onOff)], "print a line for every draft event") {
-            session, arguments throws(DraftlineError) in session.setTracing(arguments.flag(0)!)
+            session, arguments throws(DraftlineError) in Outcome(session.setTracing(arguments.flag(0)!))
         },
         CommandSpec(
             "tour", [Argument("chapter", .word, optional: true), Argument("speed", .word, optional: true)],
@@ -91,7 +92,7 @@ public enum CommandCatalogue {
             ],
             "check a draft, a message or the screen, for QA scripts (--strict stops at a failure)"
         ) { session, arguments throws(DraftlineError) in
-            try session.expect(arguments.text(0)!, arguments.text(1) ?? "")
+            Outcome(try session.expect(arguments.text(0)!, arguments.text(1) ?? ""))
         },
         CommandSpec(
             "wait", [Argument("n", .count(waitRange), optional: true), Argument("seconds", .seconds, optional: true)],

@@ -3,7 +3,7 @@
 /// (``CommandCatalogue``), and a declaration cannot be made without its action.
 public struct CommandSpec: Sendable {
     /// What a command does with the session and its parsed arguments.
-    public typealias Action = @Sendable (Session, Command.Arguments) throws(DraftlineError) -> [Report]
+    public typealias Action = @Sendable (Session, Command.Arguments) throws(DraftlineError) -> Outcome
 
     /// The name typed after `/`.
     public let name: String
@@ -96,7 +96,7 @@ public struct Command: Sendable {
     }
 
     /// Runs the command in a session.
-    func run(in session: Session) throws(DraftlineError) -> [Report] {
+    func run(in session: Session) throws(DraftlineError) -> Outcome {
         try spec.action(session, arguments)
     }
 

@@ -124,9 +124,10 @@ extension Session {
         return [.tracing(on)]
     }
 
-    /// `/tour [chapter] [speed]`, in either order.
-    func requestTour(_ words: [String]) throws(DraftlineError) -> [Report] {
-        guard canPlayTour else { throw .tourNeedsTerminal }
+    /// `/tour [chapter] [speed]`, in either order: asks the front end to play it.
+    func requestTour(_ words: [String]) throws(DraftlineError) -> Outcome {
+        let tourChapters = capabilities.tourChapters
+        guard !tourChapters.isEmpty else { throw .tourNeedsTerminal }
         var chapter: String?
         var speed = 1.0
         for word in words {
@@ -140,15 +141,14 @@ extension Session {
                 chapter = word
             }
         }
-        requestedTour = (chapter, speed)
-        return []
+        return Outcome(effects: [.playTour(chapter: chapter, speed: speed)])
     }
 
-    func quit() -> [Report] {
+    func quit() -> Outcome {
         hasQuit = true
         let events = rules.forgetAll()
         let gone = events.map(\.key)
-        return events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)])
+        return Outcome(events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)]), effects: [.quit])
     }
 
     /// `/expect`: checks what a tester states; a mismatch is one error line saying what

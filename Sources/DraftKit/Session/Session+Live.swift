@@ -14,6 +14,7 @@ extension Session {
             if outbox.isEcho(message) { continue }
             if screen.target?.chatID(as: identity) == chat {
                 reports.append(.arrived(message))
+                arrivalsNotWaitedFor += 1
                 continue
             }
             guard message.author != identity.rawValue else { continue }
@@ -22,20 +23,18 @@ extension Session {
             case .thread: guard message.target == identity.rawValue else { continue }
             }
             unread[chat, default: 0] += 1
+            arrivalsNotWaitedFor += 1
             reports.append(.arrivedElsewhere(message, chat: chat, unread: unread[chat] ?? 0))
         }
         return reports + takePendingReports()
     }
 
-    /// Takes the wait `/wait` asked for, if any: how many messages, for how long.
-    public func takeRequestedWait() -> (count: Int, seconds: Double)? {
-        defer { requestedWait = nil }
-        return requestedWait
-    }
-
-    /// What a wait that ended shows: nothing when every message came, else one error line
-    /// (time ran out, or the user stopped it).
-    public func waitEnded(arrived: Int, wanted: Int, seconds: Double, interrupted: Bool = false) -> [Report] {
+    /// Ends a wait (``Effect/wait(count:seconds:)``): the arrivals it counted (at most
+    /// `wanted`, oldest first) are taken off ``arrivalsNotWaitedFor``. Shows nothing when
+    /// every message came, else one error line (time ran out, or the user stopped it).
+    public func endWait(wanted: Int, seconds: Double, interrupted: Bool = false) -> [Report] {
+        let arrived = min(arrivalsNotWaitedFor, wanted)
+        arrivalsNotWaitedFor -= arrived
         guard arrived < wanted else { return [] }
         if interrupted { return [.error(.waitInterrupted(arrived: arrived, wanted: wanted))] }
         return [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: seconds))]
@@ -47,9 +46,8 @@ extension Session {
         return peers.answerDue().map { .error(.notSent($0.description)) }
     }
 
-    func requestWait(count: Int, seconds: Double) -> [Report] {
-        requestedWait = (count, seconds)
-        return []
+    func requestWait(count: Int, seconds: Double) -> Outcome {
+        Outcome(effects: [.wait(count: count, seconds: seconds)])
     }
 
     /// Tells the demo peers what was sent to them.

@@ -19,17 +19,8 @@ public final class Session {
     public internal(set) var hadSendFailure = false
     /// Whether every draft event is shown (`--trace`, `/trace on`).
     public var isTracing: Bool
-    /// Whether the tour can be played here (a terminal); set by the front end.
-    public var canPlayTour = false
-    /// The tour `/tour` asked for (a chapter's name, or `nil` for the first, and the
-    /// speed), until the front end takes it.
-    public internal(set) var requestedTour: (chapter: String?, speed: Double)?
-    /// The names of the tour's chapters, set by the front end that can play them.
-    public var tourChapters: [String] = []
-    /// Whether unsent text can come back in the edit line (a terminal): a failed send
-    /// puts it back as the draft. Without an edit line (a pipe) it goes on the undo stack,
-    /// so that the next line is a message of its own.
-    public var returnsTextToLine = true
+    /// What the front end can do: take text back into an edit line, play the tour.
+    public let capabilities: Capabilities
     /// A line given back to the edit line that is no draft: text typed where no chat is
     /// open, after a key or Enter that could not keep it. Used by the next read only.
     public private(set) var returnedLine: TextDraft?
@@ -38,10 +29,12 @@ public final class Session {
     /// Messages that arrived in chats that were not open, by chat, since each was last
     /// opened. In memory, like drafts: a new session starts with none.
     public internal(set) var unread: [ChatID: Int] = [:]
+    /// Messages that arrived (shown in the open chat or announced) that no `/wait` has
+    /// counted yet: a wait counts these first, so an arrival between two lines of a
+    /// script is never missed.
+    public internal(set) var arrivalsNotWaitedFor = 0
     /// People who answer what is sent to them (`--demo`).
-    public var peers: DemoPeers?
-    /// The wait `/wait` asked for, until the front end takes it.
-    public internal(set) var requestedWait: (count: Int, seconds: Double)?
+    public let peers: DemoPeers?
 
     /// The users one can chat with, loaded when first needed (not at start-up).
     public private(set) lazy var contacts: ContactBook = {
@@ -76,9 +69,12 @@ public final class Session {
     public init(
         contacts: @autoclosure @escaping () -> ContactBook, history: any HistoryStore, tracing: Bool = false,
         workingDirectory: String = "/", home: String? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-        idSuffix: Outbox.IDSuffix = .random, identity: GlobalKey = .me
+        idSuffix: Outbox.IDSuffix = .random, identity: GlobalKey = .me, capabilities: Capabilities = .terminal,
+        peers: DemoPeers? = nil
     ) {
         self.identity = identity
+        self.capabilities = capabilities
+        self.peers = peers
         self.loadContacts = contacts
         self.history = history
         self.isTracing = tracing
@@ -115,36 +111,30 @@ public final class Session {
         return drafts.text(for: target.draftKey)
     }
 
-    /// Takes the tour `/tour` asked for, if any: its speed.
-    public func takeRequestedTour() -> (chapter: String?, speed: Double)? {
-        defer { requestedTour = nil }
-        return requestedTour
-    }
-
-    /// Handles one input event and returns what to show.
+    /// Handles one input event: what to show, and what the front end is asked to do.
     @discardableResult
-    public func handle(_ event: InputEvent) -> [Report] {
+    public func handle(_ event: InputEvent) -> Outcome {
         guard !hasQuit else { return [] }
         // What the edit line started with for this event, before anything changes.
         let given = restoredDraft
         returnedLine = nil
         if event != .quitRequest { isQuitPending = false }
-        var reports: [Report]
+        var outcome: Outcome
         switch event {
         case .endOfInput:
-            reports = quit()
+            outcome = quit()
         case .quitRequest:
-            reports = requestQuit()
+            outcome = requestQuit()
         case .interrupt(let line):
-            reports = interrupt(line)
+            outcome = Outcome(interrupt(line))
         case .leave(let key, let buffer):
-            reports = leave(with: key, buffer: buffer)
+            outcome = Outcome(leave(with: key, buffer: buffer))
         case .line(let line) where line.utf8.count > Self.maximumLineBytes:
-            reports = [.error(.lineTooLong(line.utf8.count))]
+            outcome = [.error(.lineTooLong(line.utf8.count))]
         case .line(let line):
-            reports = enter(line, given: given)
+            outcome = enter(line, given: given)
         }
-        return reports + takePendingReports()
+        return outcome + takePendingReports()
     }
 
     /// Warnings that arrived between reports.
@@ -154,10 +144,10 @@ public final class Session {
     }
 
     /// Enter on `line`, which started as `given`.
-    private func enter(_ line: String, given: TextDraft?) -> [Report] {
+    private func enter(_ line: String, given: TextDraft?) -> Outcome {
         switch navigator.question {
         case .chatName:
-            return answerChatName(line)
+            return Outcome(answerChatName(line))
         case .command:
             navigator.question = nil
             let text = line.trimmingCharacters(in: .whitespaces)
@@ -166,11 +156,11 @@ public final class Session {
         case nil:
             if let given, let command = CommandInDraft.find(in: line, restored: given) { return run(command) }
             if line.hasPrefix("/") && !line.hasPrefix("//") { return run(line) }
-            return send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
+            return Outcome(send(line.hasPrefix("//") ? String(line.dropFirst()) : line))
         }
     }
 
-    private func run(_ line: String) -> [Report] {
+    private func run(_ line: String) -> Outcome {
         do throws(DraftlineError) {
             return try Command(parsing: line).run(in: self)
         } catch {
@@ -179,10 +169,10 @@ public final class Session {
     }
 
     /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first.
-    private func requestQuit() -> [Report] {
+    private func requestQuit() -> Outcome {
         if navigator.question != nil {
             navigator.question = nil
-            return enter(screen)
+            return Outcome(enter(screen))
         }
         guard !drafts.isEmpty, !isQuitPending else { return quit() }
         isQuitPending = true
@@ -225,7 +215,7 @@ public final class Session {
         guard let target = screen.target else {
             // No chat here to keep a draft for: the text comes back rather than vanish.
             if !buffer.text.isEmpty {
-                if returnsTextToLine { returnedLine = buffer }
+                if capabilities.editLine { returnedLine = buffer }
                 return [.error(.nothingToKeepDraftFor(buffer.text))]
             }
             return navigate(with: key)
@@ -315,7 +305,7 @@ public final class Session {
 
     private func send(_ text: String) -> [Report] {
         guard let target = screen.target else {
-            if returnsTextToLine && !text.isEmpty { returnedLine = TextDraft(text: text) }
+            if capabilities.editLine && !text.isEmpty { returnedLine = TextDraft(text: text) }
             return [.error(.notSentNoChat(String(text.prefix(40))))]
         }
         let (taken, events) = rules.takeForSending(target, text: text)
@@ -327,7 +317,7 @@ public final class Session {
         notifyPeers(of: result.stored, to: target)
         if let failure = result.failure {
             hadSendFailure = true
-            if returnsTextToLine {
+            if capabilities.editLine {
                 reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
                 reports.append(.error(.notSent(failure.error.description)))
             } else {

@@ -1,0 +1,73 @@
+/// What handling one event produced: the reports to show, and what the front end is asked
+/// to do next.
+///
+/// The session never waits, plays or quits on its own: it says so here, and the front end
+/// that can do it does. An outcome is written as an array of reports where it asks for
+/// nothing (`[.help]`).
+public struct Outcome: Equatable, Sendable, ExpressibleByArrayLiteral {
+    /// What to show, in order.
+    public var reports: [Report]
+    /// What the front end is asked to do, in order, after showing the reports.
+    public var effects: [Effect]
+
+    public init(_ reports: [Report] = [], effects: [Effect] = []) {
+        self.reports = reports
+        self.effects = effects
+    }
+
+    public init(arrayLiteral reports: Report...) { self.init(reports) }
+
+    /// Both outcomes, this one's first.
+    public static func + (first: Outcome, second: Outcome) -> Outcome {
+        Outcome(first.reports + second.reports, effects: first.effects + second.effects)
+    }
+
+    /// This outcome with more reports after its own.
+    public static func + (outcome: Outcome, reports: [Report]) -> Outcome {
+        Outcome(outcome.reports + reports, effects: outcome.effects)
+    }
+
+    /// These reports before the outcome's own.
+    public static func + (reports: [Report], outcome: Outcome) -> Outcome {
+        Outcome(reports + outcome.reports, effects: outcome.effects)
+    }
+
+    public static func += (outcome: inout Outcome, more: Outcome) { outcome = outcome + more }
+
+    public static func += (outcome: inout Outcome, reports: [Report]) { outcome.reports += reports }
+}
+
+/// Something the session asks of the front end, which alone can do it.
+public enum Effect: Equatable, Sendable {
+    /// Wait until this many messages have arrived that no earlier wait counted, or the
+    /// seconds have passed (`/wait`); then tell the session with
+    /// ``Session/endWait(wanted:seconds:interrupted:)``.
+    case wait(count: Int, seconds: Double)
+    /// Play the tour: a chapter by name (`nil` for the first) at a speed (1 is a person's
+    /// pace).
+    case playTour(chapter: String?, speed: Double)
+    /// The user quit: stop reading.
+    case quit
+}
+
+/// What a front end can do, told to the session when it is made: it decides what the
+/// session may ask for and where unsent text can go.
+public struct Capabilities: Equatable, Sendable {
+    /// Whether there is an edit line that can take text back (a terminal). Without one (a
+    /// pipe), text that cannot be kept goes on the undo stack instead, so that the next
+    /// line is one of its own.
+    public var editLine: Bool
+    /// The tour's chapters this front end can play, by name; empty when it cannot play
+    /// the tour.
+    public var tourChapters: [String]
+
+    public init(editLine: Bool, tourChapters: [String] = []) {
+        self.editLine = editLine
+        self.tourChapters = tourChapters
+    }
+
+    /// A terminal that plays no tour: what tests and the tour itself use.
+    public static let terminal = Capabilities(editLine: true)
+    /// A pipe: no edit line, no tour.
+    public static let pipe = Capabilities(editLine: false)
+}
