@@ -54,7 +54,7 @@ fuzz: setup
 	@mkdir -p .build/fuzz
 	@for target in $(FUZZ_TARGETS); do \
 		echo "fuzz: building $$target"; \
-		swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -D FUZZING -module-name DraftKit \
+		swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -D FUZZING -module-name DraftKit -I Sources/CFileSystem \
 			$$(find Sources/DraftKit Sources/DraftlineREPL -name '*.swift') Sources/DraftKitFuzzing/*.swift Fuzz/$$target.swift \
 			-o .build/fuzz/$$target || exit 1; \
 		mkdir -p .build/fuzz/corpus-$$target; \

@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "LineEditor", dependencies: ["CEditLine"]),
         // Signal handlers in C: they run where Swift code must not.
         .target(name: "CTerminalSignals"),
+        // glibc's file-system calls that the Glibc module leaves out (syncfs).
+        .systemLibrary(name: "CFileSystem"),
         // The core: drafts, messages, history, screens and commands. No terminal, no libedit.
-        .target(name: "DraftKit"),
+        .target(name: "DraftKit", dependencies: ["CFileSystem"]),
         // How the core is shown and typed: the presenter, the sanitizer, key names, piped
         // keys, the tour's keystrokes, command-line options. No libedit; tests drive it.
         .target(name: "DraftlineREPL", dependencies: ["DraftKit"]),

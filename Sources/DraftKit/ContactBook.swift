@@ -23,16 +23,27 @@ public struct ContactBook: Sendable {
     /// The demo contacts plus those in `<directory>/contacts.plist`, if it exists. Entries
     /// with an invalid key are skipped and counted in ``skipped``.
     public static func load(directory: String) -> ContactBook {
+        do {
+            return load(from: try Directory.open(directory, create: false))
+        } catch {
+            var book = ContactBook()
+            book.problem = "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here"
+            return book
+        }
+    }
+
+    /// The demo contacts plus those in `contacts.plist` of a data directory already open.
+    static func load(from directory: Directory) -> ContactBook {
         var book = ContactBook()
         let data: Data
         do {
-            guard let read = try FileSystem.read(directory + "/contacts.plist", limit: 1024 * 1024) else { return book }
+            guard let read = try directory.read("contacts.plist", limit: 1024 * 1024) else { return book }
             data = read
         } catch {
             book.problem = "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here"
             return book
         }
-        guard let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [Any] else {
+        guard let list = try? PropertyListInput.propertyList(from: data) as? [Any] else {
             book.problem =
                 "contacts.plist is not a property list holding an array: only the demo contacts are here"
             return book
@@ -55,12 +66,12 @@ public struct ContactBook: Sendable {
     /// reads.
     public static func write(_ contacts: [Contact], directory: String) throws(StoreError) {
         let list = contacts.map { ["global_key": $0.key.rawValue, "name": $0.name] }
-        let path = directory + "/contacts.plist"
         guard let data = try? PropertyListSerialization.data(fromPropertyList: list, format: .binary, options: 0) else {
             throw .unavailable("cannot encode the contacts")
         }
         do {
-            try FileSystem.replace(path, with: data, temporaryDirectory: directory + "/tmp")
+            let directories = try HistoryDirectories(path: directory)
+            try directories.root.replace("contacts.plist", with: data, temporary: directories.temporary)
         } catch {
             throw .unavailable(error.description)
         }

@@ -130,7 +130,8 @@ extension Benchmark {
             guard let summary, summary.added > 0 else { throw BenchmarkError("nothing imported from \(arguments[1])") }
         case ("export", 3):
             let history = try PropertyListHistory(directory: arguments[1])
-            seconds = try time { _ = try HistoryTransfer(history: history).export(to: arguments[2]) }
+            let output = try OutputPath(arguments[2], dataDirectory: arguments[1])
+            seconds = try time { _ = try HistoryTransfer(history: history).export(to: output) }
         default:
             return 64
         }

@@ -60,7 +60,7 @@ enum Draftline {
             let path: String
             do { path = try options.resolvedDataDirectory(environment: environment) } catch { throw .usage(error) }
             if let transfer = options.transfer {
-                return TransferCommand.run(transfer) { () throws(StoreError) in
+                return TransferCommand.run(transfer, dataDirectory: path) { () throws(StoreError) in
                     try DataDirectory(path: path, clock: clock).history
                 }
             }
@@ -86,7 +86,7 @@ enum Draftline {
             // The closure keeps the file open for as long as the front end lives.
             let trace: TraceFile
             do {
-                trace = try TraceFile(path: path, format: options.traceFormat)
+                trace = try TraceFile(path: path, format: options.traceFormat, dataDirectory: data.path)
             } catch {
                 Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
                 return ExitStatus.usage

@@ -1,38 +1,44 @@
 import DraftKit
 import DraftlineREPL
-import Glibc
 
 /// `--trace-file`: every draft and message event appended to a file, one line each.
 ///
 /// The file holds draft text: that is the user's choice in asking for it. It is opened
-/// once, without following a link or waiting on a FIFO (`O_NOFOLLOW`, `O_NONBLOCK`), must
-/// be a regular file, is made 0600 when new, and each line goes out with one `write`.
+/// once (``OutputFile``: never inside the data directory, never through a link, a FIFO or
+/// a device, made 0600 when new), and each line goes out with one `write`. A write that
+/// fails is said once, on standard error, with the reason; the lines after it are tried
+/// again, and a later failure after a success is said again.
 final class TraceFile {
-    private let descriptor: Int32
+    private let file: OutputFile
     private let format: TraceFormat
+    /// Whether the last write failed (and was said).
+    private var failing = false
 
     /// Opens (or makes) the file; the error says why it cannot be written.
-    init(path: String, format: TraceFormat) throws(UsageError) {
+    init(path: String, format: TraceFormat, dataDirectory: String?) throws(UsageError) {
         self.format = format
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o600)
-        guard fd >= 0 else {
-            throw UsageError("cannot write the trace file '\(path)': \(String(cString: strerror(errno)))")
+        do {
+            file = try OutputFile(appendingTo: path, dataDirectory: dataDirectory)
+        } catch {
+            throw UsageError("cannot write the trace file: \(error.message)")
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            throw UsageError("cannot write the trace file '\(path)': it is not a regular file")
-        }
-        descriptor = fd
     }
-
-    deinit { close(descriptor) }
 
     /// Appends the lines for these reports.
     func record(_ reports: [Report], session: Session) {
         for line in format.lines(for: reports, time: session.clock(), screen: session.screenName) {
-            let bytes = Array((line + "\n").utf8)
-            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            do {
+                try file.append(line + "\n")
+                failing = false
+            } catch {
+                if !failing {
+                    Console.write(
+                        "draftline: warning: the trace file cannot be written: "
+                            + "\(TerminalText.visible(error.message, keepNewlines: false)); its lines are missing\n",
+                        to: .error)
+                }
+                failing = true
+            }
         }
     }
 }

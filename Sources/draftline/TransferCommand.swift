@@ -2,11 +2,13 @@ import DraftKit
 import DraftlineREPL
 
 /// `draftline import FILE` and `draftline export FILE [--chat ID]`: one line saying what
-/// was done, or one saying why nothing was. An import reads its file before the data
-/// directory is opened, so a file it cannot use changes nothing, not even by making one.
+/// was done, or one saying why nothing was, and a `warning:` line for each thing the store
+/// noticed on the way. An import reads its file, and an export checks its destination
+/// (``OutputPath``), before the data directory is opened, so a file it cannot use changes
+/// nothing, not even by making one.
 enum TransferCommand {
     static func run(
-        _ transfer: Options.Transfer, openHistory: () throws(StoreError) -> PropertyListHistory
+        _ transfer: Options.Transfer, dataDirectory: String, openHistory: () throws(StoreError) -> PropertyListHistory
     ) -> Int32 {
         func open() throws(TransferError) -> HistoryTransfer {
             do throws(StoreError) { return HistoryTransfer(history: try openHistory()) } catch { throw .store(error) }
@@ -16,6 +18,7 @@ enum TransferCommand {
             case .importing(let file):
                 let chats = try ChatLogFile(contentsOf: file)
                 let summary = try open().importChats(chats)
+                warn(summary.warnings)
                 var line =
                     "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
                     + "chat\(summary.chats == 1 ? "" : "s") from \(file)"
@@ -32,7 +35,15 @@ enum TransferCommand {
                 if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
                 Console.write(TerminalText.visible(line) + "\n", to: .output)
             case .exporting(let file, let chat):
-                let (chats, messages) = try open().export(to: file, chat: chat)
+                let output: OutputPath
+                do throws(OutputPathError) {
+                    output = try OutputPath(file, dataDirectory: dataDirectory)
+                } catch {
+                    throw .unwritable(error.message)
+                }
+                let summary = try open().export(to: output, chat: chat)
+                warn(summary.warnings)
+                let (chats, messages) = (summary.chats, summary.messages)
                 Console.write(
                     TerminalText.visible(
                         "exported \(messages) message\(messages == 1 ? "" : "s") in \(chats) chat\(chats == 1 ? "" : "s") to \(file)"
@@ -42,8 +53,17 @@ enum TransferCommand {
             return Draftline.ExitStatus.success
         } catch {
             let verb = if case .importing = transfer { "import" } else { "export" }
-            Console.write("draftline \(verb): \(TerminalText.visible(error.description))\n", to: .error)
+            Console.write(
+                "draftline \(verb): \(TerminalText.visible(error.description, keepNewlines: false))\n", to: .error)
             return Draftline.ExitStatus.failure
+        }
+    }
+
+    private static func warn(_ warnings: [StoreWarning]) {
+        for warning in warnings {
+            Console.write(
+                "warning: \(TerminalText.visible(warning.description, keepNewlines: false))\n", to: .error,
+                style: .warning)
         }
     }
 }

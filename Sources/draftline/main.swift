@@ -3,6 +3,10 @@ import Glibc
 
 // draftline: a thin executable over DraftKit (the REPL as data), DraftlineREPL (how it is
 // shown and typed) and LineEditor (libedit).
-StandardDescriptors.ensureOpen()
+if let problem = StandardDescriptors.ensureOpen() {
+    let line = Array("draftline: \(problem)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(1)
+}
 setlocale(LC_ALL, "")
 exit(Draftline.main(arguments: Array(CommandLine.arguments.dropFirst())))

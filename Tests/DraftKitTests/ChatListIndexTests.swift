@@ -26,7 +26,7 @@ struct ChatListIndexTests {
         let reopened = try PropertyListHistory(directory: data)
         // By the last message's time, not the order of the appends.
         #expect(
-            try reopened.recentChats(limit: 3, where: { _ in true }).map(\.chatID.rawValue) == [
+            try reopened.recentChats(limit: 3, where: { _ in true }).value.map(\.chatID.rawValue) == [
                 "carol", "alice", "bob",
             ])
         #expect(FileManager.default.fileExists(atPath: data + "/recent"))
@@ -44,24 +44,23 @@ struct ChatListIndexTests {
         }
         let size = (try FileManager.default.attributesOfItem(atPath: data + "/recent")[.size] as? Int) ?? 0
         #expect(size < 2 * 1500 * 60, "compacted: \(size) bytes")
-        let listed = try history.recentChats(limit: 1200, where: { _ in true })
+        let listed = try history.recentChats(limit: 1200, where: { _ in true }).value
         #expect(listed.map(\.chatID) == Array(chats.reversed().prefix(1200)))
         #expect(listed.allSatisfy { $0.lastMessage?.content.hasPrefix("1-") == true })
     }
 
     @Test func aDamagedChatIsListedWithAWarningAndAGoneOneIsLeftOut() throws {
         let history = try PropertyListHistory(directory: data)
-        var warnings: [StoreWarning] = []
-        history.onWarning = { warnings.append($0) }
         for (index, name) in ["alice", "bob", "carol", "dave"].enumerated() {
             try history.append(message(name, ChatID(name)!, at: Double(index)), to: ChatID(name)!)
         }
         try FileManager.default.removeItem(atPath: data + "/chats/dave")
         chmod(data + "/chats/bob", 0o777)  // shared with others: refused, never read
-        let listed = try history.recentChats(limit: 10, where: { _ in true })
+        let reading = try history.recentChats(limit: 10, where: { _ in true })
+        let listed = reading.value
         #expect(listed.map(\.chatID.rawValue) == ["carol", "bob", "alice"])
         #expect(listed[1].lastMessage == nil)
-        #expect(warnings.count == 1)
+        #expect(reading.warnings.count == 1)
     }
 
     @Test func chatsShowsTwentyByDefaultThenNOrAll() throws {

@@ -35,10 +35,10 @@ struct HistoryStoreContractTests {
         let history = try store(kind)
         let sent = (0..<11).map { Self.message("m\($0)", Self.alice, at: 1_000_000 + Double($0) * 0.001) }
         for message in sent { try history.append(message, to: Self.alice) }
-        #expect(try history.recentMessages(in: Self.alice, limit: 100) == sent)
-        #expect(try history.recentMessages(in: Self.alice, limit: 3) == Array(sent.suffix(3)))
-        #expect(try history.recentMessages(in: Self.alice, limit: 0) == [])
-        #expect(try history.messageCount(in: Self.alice) == 11)
+        #expect(try history.recentMessages(in: Self.alice, limit: 100).value == sent)
+        #expect(try history.recentMessages(in: Self.alice, limit: 3).value == Array(sent.suffix(3)))
+        #expect(try history.recentMessages(in: Self.alice, limit: 0).value == [])
+        #expect(try history.messageCount(in: Self.alice).value == 11)
     }
 
     @Test(arguments: Kind.allCases)
@@ -46,9 +46,10 @@ struct HistoryStoreContractTests {
         let history = try store(kind)
         try history.append(Self.message("to the user", Self.userCalledTweet1), to: Self.userCalledTweet1)
         try history.append(Self.message("in the thread", Self.threadTweet1), to: Self.threadTweet1)
-        #expect(try history.recentMessages(in: Self.userCalledTweet1, limit: 9).map(\.content) == ["to the user"])
-        #expect(try history.recentMessages(in: Self.threadTweet1, limit: 9).map(\.content) == ["in the thread"])
-        #expect(try history.chats().map(\.chatID).sorted() == [Self.userCalledTweet1, Self.threadTweet1].sorted())
+        #expect(try history.recentMessages(in: Self.userCalledTweet1, limit: 9).value.map(\.content) == ["to the user"])
+        #expect(try history.recentMessages(in: Self.threadTweet1, limit: 9).value.map(\.content) == ["in the thread"])
+        #expect(
+            try history.chats().value.map(\.chatID).sorted() == [Self.userCalledTweet1, Self.threadTweet1].sorted())
     }
 
     @Test(arguments: Kind.allCases)
@@ -57,7 +58,7 @@ struct HistoryStoreContractTests {
         try history.append(Self.message("old", Self.alice, at: 10), to: Self.alice)
         try history.append(Self.message("new", Self.alice, at: 20), to: Self.alice)
         try history.append(Self.message("thread", Self.threadTweet1, at: 15), to: Self.threadTweet1)
-        let summaries = try history.chats().sorted { $0.chatID < $1.chatID }
+        let summaries = try history.chats().value.sorted { $0.chatID < $1.chatID }
         #expect(summaries.map(\.lastMessage?.content) == ["new", "thread"])
         #expect(summaries.map(\.lastActivity) == [Date(timeIntervalSince1970: 20), Date(timeIntervalSince1970: 15)])
     }
@@ -65,9 +66,9 @@ struct HistoryStoreContractTests {
     @Test(arguments: Kind.allCases)
     func anUnknownChatIsEmpty(_ kind: Kind) throws {
         let history = try store(kind)
-        #expect(try history.recentMessages(in: Self.alice, limit: 5) == [])
-        #expect(try history.messageCount(in: Self.alice) == 0)
-        #expect(try history.chats() == [])
+        #expect(try history.recentMessages(in: Self.alice, limit: 5).value == [])
+        #expect(try history.messageCount(in: Self.alice).value == 0)
+        #expect(try history.chats().value == [])
     }
 
     @Test(arguments: Kind.allCases)
@@ -80,8 +81,8 @@ struct HistoryStoreContractTests {
         default: Issue.record("no way to make \(kind) fail")
         }
         #expect(throws: StoreError.self) { try history.append(Self.message("lost", Self.alice), to: Self.alice) }
-        #expect(try history.recentMessages(in: Self.alice, limit: 9).map(\.content) == ["kept"])
-        #expect(try history.messageCount(in: Self.alice) == 1)
+        #expect(try history.recentMessages(in: Self.alice, limit: 9).value.map(\.content) == ["kept"])
+        #expect(try history.messageCount(in: Self.alice).value == 1)
     }
 
     @Test(arguments: Kind.allCases)
@@ -93,11 +94,11 @@ struct HistoryStoreContractTests {
         }
         // user3 changes again: it is the newest now, and listed once.
         try history.append(Self.message("again", names[3], at: 2_000), to: names[3])
-        let recent = try history.recentChats(limit: 4, where: { _ in true })
+        let recent = try history.recentChats(limit: 4, where: { _ in true }).value
         #expect(recent.map(\.chatID.rawValue) == ["user3", "user29", "user28", "user27"])
         #expect(recent.map(\.lastMessage?.content) == ["again", "m29", "m28", "m27"])
-        let odd = try history.recentChats(limit: 3, where: { Int($0.rawValue.dropFirst(4))! % 2 == 1 })
+        let odd = try history.recentChats(limit: 3, where: { Int($0.rawValue.dropFirst(4))! % 2 == 1 }).value
         #expect(odd.map(\.chatID.rawValue) == ["user3", "user29", "user27"])
-        #expect(try history.recentChats(limit: 100, where: { _ in true }).count == 30)
+        #expect(try history.recentChats(limit: 100, where: { _ in true }).value.count == 30)
     }
 }

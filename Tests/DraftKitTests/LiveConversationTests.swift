@@ -49,8 +49,8 @@ struct LiveConversationTests {
     @Test func aMessageArrivesInTheOpenChatAndTheDraftStaysAsItWas() throws {
         alice.handle(.line("/open bob"))
         bob.handle(.line("/open alice"))
-        _ = aliceFeed.take()
-        _ = bobFeed.take()
+        _ = aliceFeed.take().arrivals
+        _ = bobFeed.take().arrivals
         let half = TextDraft(text: "half a thought", cursor: 4)
         // alice leaves to the profile and back: her draft is in the store.
         alice.handle(.leave(.profile, half))

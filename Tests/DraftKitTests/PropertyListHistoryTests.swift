@@ -35,23 +35,23 @@ struct PropertyListHistoryTests {
     /// message at a time or many at once, so counting reads only the last segment.
     @Test func theCountCacheCoversTheSegmentsMovedPast() throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
-        let cache = SegmentCount(path: data + "/chats/alice/count", temporaryDirectory: data + "/tmp")
         for index in 0..<8 { try history.append(message("m\(index)"), to: alice) }
+        let cache = history.segments.countFile(in: try #require(try history.chatDirectory(alice)))
         // Segment 1 is full but still the last: only segment 0 was moved past.
         #expect(cache.read().segments == 1 && cache.read().messages == 4)
         try history.append(message("m8"), to: alice)
         #expect(cache.read().segments == 2 && cache.read().messages == 8)
         try history.appendAll((9..<19).map { message("m\($0)") }, to: alice)
         #expect(cache.read().segments == 4 && cache.read().messages == 16)
-        #expect(try history.messageCount(in: alice) == 19)
+        #expect(try history.messageCount(in: alice).value == 19)
         // A write that fails part way: the cache covers only what is on disk.
         let bob = ChatID("bob")!
         history.faults = { operation, path in operation == "write" && path.hasSuffix("/00000001.plist") ? ENOSPC : 0 }
         #expect(throws: StoreError.self) { try history.appendAll((0..<10).map { message("b\($0)") }, to: bob) }
         history.faults = nil
-        let bobCache = SegmentCount(path: data + "/chats/bob/count", temporaryDirectory: data + "/tmp")
+        let bobCache = history.segments.countFile(in: try #require(try history.chatDirectory(bob)))
         #expect(bobCache.read().segments == 1 && bobCache.read().messages == 4)
-        #expect(try history.messageCount(in: bob) == 4)
+        #expect(try history.messageCount(in: bob).value == 4)
     }
 
     @Test func appendsRollIntoNumberedSegmentsAndReadBackInOrder() throws {
@@ -63,14 +63,14 @@ struct PropertyListHistoryTests {
             ])
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: data + "/chats/alice/last") == "00000002.plist")
-        #expect(try history.messageCount(in: alice) == 10)
-        #expect(try history.recentMessages(in: alice, limit: 6).map(\.content) == (4..<10).map { "m\($0)" })
-        #expect(try history.recentMessages(in: alice, limit: 100).count == 10)
+        #expect(try history.messageCount(in: alice).value == 10)
+        #expect(try history.recentMessages(in: alice, limit: 6).value.map(\.content) == (4..<10).map { "m\($0)" })
+        #expect(try history.recentMessages(in: alice, limit: 100).value.count == 10)
         // A second instance (another process) finds the last segment without a hint.
         let other = try PropertyListHistory(directory: data, segmentCapacity: 4)
         try other.append(message("m10"), to: alice)
         try history.append(message("m11"), to: alice)
-        #expect(try history.recentMessages(in: alice, limit: 3).map(\.content) == ["m9", "m10", "m11"])
+        #expect(try history.recentMessages(in: alice, limit: 3).value.map(\.content) == ["m9", "m10", "m11"])
     }
 
     @Test func lastSegmentIsFoundByProbingAtManySizes() throws {
@@ -102,41 +102,41 @@ struct PropertyListHistoryTests {
         let foreign: [[String: Any]] = [["content": "from elsewhere", "latitude": 1], ["chatID": "alice"]]
         let xml = try PropertyListSerialization.data(fromPropertyList: foreign, format: .xml, options: 0)
         try xml.write(to: URL(fileURLWithPath: data + "/chats/alice/00000000.plist"))
-        let messages = try history.recentMessages(in: alice, limit: 10)
+        let messages = try history.recentMessages(in: alice, limit: 10).value
         #expect(
             messages == [Message(content: "from elsewhere", type: "", latitude: 1), Message(chatID: "alice", type: "")])
         try history.append(message("mine"), to: alice)
-        #expect(try history.messageCount(in: alice) == 3)
+        #expect(try history.messageCount(in: alice).value == 3)
     }
 
     @Test(arguments: [Data(), Data("bplist00garbage".utf8), Data("<?xml version=\"1.0\"?><plist><array><dict>".utf8)])
     func damagedSegmentIsMovedAsideUnchanged(_ damage: Data) throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
-        let log = WarningLog(history)
         for index in 0..<6 { try history.append(message("m\(index)"), to: alice) }
         let segment = data + "/chats/alice/00000000.plist"
         try damage.write(to: URL(fileURLWithPath: segment))
-        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m4", "m5"])
-        let warnings = log.take()
+        let reading = try history.recentMessages(in: alice, limit: 10)
+        #expect(reading.value.map(\.content) == ["m4", "m5"])
+        let warnings = reading.warnings
         #expect(warnings.count == 1)
         #expect(warnings.first?.description.contains("moved aside as chats/alice/00000000.plist.corrupt-") == true)
         let aside = scratch.names(in: "data/chats/alice").filter { $0.contains(".corrupt-") }
         #expect(aside.count == 1)
         #expect(FileManager.default.contents(atPath: data + "/chats/alice/" + aside[0]) == damage)
         // The rest works: sending goes on, and the damaged file is not touched again.
-        try history.append(message("m6"), to: alice)
-        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m4", "m5", "m6"])
-        #expect(log.take().isEmpty)
+        #expect(try history.append(message("m6"), to: alice).isEmpty)
+        let again = try history.recentMessages(in: alice, limit: 10)
+        #expect(again.value.map(\.content) == ["m4", "m5", "m6"])
+        #expect(again.warnings.isEmpty)
     }
 
     @Test func damagedLastSegmentDuringASendIsMovedAsideAndTheSendSucceeds() throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
-        let log = WarningLog(history)
         try history.append(message("m0"), to: alice)
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: data + "/chats/alice/00000000.plist"))
-        try history.append(message("m1"), to: alice)
-        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m1"])
-        #expect(log.take().count == 1)
+        let warnings = try history.append(message("m1"), to: alice)
+        #expect(try history.recentMessages(in: alice, limit: 10).value.map(\.content) == ["m1"])
+        #expect(warnings.count == 1, "\(warnings)")
     }
 
     @Test(arguments: ["write", "fsync"])
@@ -150,7 +150,7 @@ struct PropertyListHistoryTests {
         #expect(scratch.names(in: "data/tmp") == [])
         history.faults = nil
         try history.append(message("m2"), to: alice)
-        #expect(try history.recentMessages(in: alice, limit: 10).map(\.content) == ["m0", "m2"])
+        #expect(try history.recentMessages(in: alice, limit: 10).value.map(\.content) == ["m0", "m2"])
     }
 
     @Test func diskFullDuringASendKeepsTheDraftAndTheNextSendSucceeds() throws {
@@ -167,7 +167,7 @@ struct PropertyListHistoryTests {
         history.faults = nil
         session.handle(.line(session.prefill!.text))
         #expect(
-            try history.recentMessages(in: ChatID("alice")!, limit: 10).map(\.content) == [
+            try history.recentMessages(in: ChatID("alice")!, limit: 10).value.map(\.content) == [
                 "first", "second, typed while the disk was full",
             ])
         #expect(session.prefill == nil)
@@ -178,20 +178,5 @@ struct PropertyListHistoryTests {
         _ = FileManager.default.createFile(atPath: data + "/tmp/123-456.tmp", contents: Data("half".utf8))
         _ = try PropertyListHistory(directory: data)
         #expect(scratch.names(in: "data/tmp") == [])
-    }
-}
-
-/// Collects a store's warnings as they arrive.
-final class WarningLog {
-    private var warnings: [StoreWarning] = []
-
-    init(_ history: any HistoryStore) {
-        history.onWarning = { [unowned self] in warnings.append($0) }
-    }
-
-    /// The warnings so far, then forgotten.
-    func take() -> [StoreWarning] {
-        defer { warnings = [] }
-        return warnings
     }
 }

@@ -14,7 +14,7 @@ extension InMemoryHistory {
     }
 
     /// Every message of a chat, oldest first.
-    func messages(_ chat: ChatID) -> [Message] { (try? recentMessages(in: chat, limit: .max)) ?? [] }
+    func messages(_ chat: ChatID) -> [Message] { (try? recentMessages(in: chat, limit: .max).value) ?? [] }
 
     /// The texts of a chat's messages, oldest first.
     func contents(_ name: String, kind: ChatID.Kind = .privateChat) -> [String] {
@@ -22,7 +22,7 @@ extension InMemoryHistory {
     }
 
     /// Whether no message was stored at all.
-    var isEmpty: Bool { ((try? chats()) ?? []).isEmpty }
+    var isEmpty: Bool { ((try? chats().value) ?? []).isEmpty }
 }
 
 @Suite("The session: screens, commands and the draft rules, as data")

@@ -41,11 +41,11 @@ struct StorageLayoutTests {
         #expect(try String(contentsOfFile: data + "/format", encoding: .utf8) == "2\n")
         let thread = ChatID("tweet_123", kind: .thread)!
         #expect(
-            try history.recentMessages(in: thread, limit: 3).map(\.content) == [
+            try history.recentMessages(in: thread, limit: 3).value.map(\.content) == [
                 "comment 17", "comment 18", "comment 19",
             ])
-        #expect(try history.messageCount(in: thread) == 20)
-        #expect(try history.recentMessages(in: ChatID("alice")!, limit: 9).map(\.content) == ["hi alice"])
+        #expect(try history.messageCount(in: thread).value == 20)
+        #expect(try history.recentMessages(in: ChatID("alice")!, limit: 9).value.map(\.content) == ["hi alice"])
         // Opening it again changes nothing.
         _ = try PropertyListHistory(directory: data)
         #expect(scratch.names(in: "data/threads") == ["task_9", "tweet_123"])
@@ -74,31 +74,29 @@ struct StorageLayoutTests {
         let alice = ChatID("alice")!
         for index in 0..<6 { try small.append(Message(content: "m\(index)"), to: alice) }
         let large = try PropertyListHistory(directory: data, segmentCapacity: 16)
-        #expect(try large.messageCount(in: alice) == 6)
+        #expect(try large.messageCount(in: alice).value == 6)
         try large.append(Message(content: "m6"), to: alice)
-        #expect(try large.messageCount(in: alice) == 7)
-        #expect(try small.messageCount(in: alice) == 7)
+        #expect(try large.messageCount(in: alice).value == 7)
+        #expect(try small.messageCount(in: alice).value == 7)
         for index in 7..<30 { try small.append(Message(content: "m\(index)"), to: alice) }
-        #expect(try large.messageCount(in: alice) == 30)
-        #expect(try large.recentMessages(in: alice, limit: 100).count == 30)
+        #expect(try large.messageCount(in: alice).value == 30)
+        #expect(try large.recentMessages(in: alice, limit: 100).value.count == 30)
     }
 
     @Test func countsAreExactAfterARepair() throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
         let alice = ChatID("alice")!
         for index in 0..<10 { try history.append(Message(content: "m\(index)"), to: alice) }
-        #expect(try history.messageCount(in: alice) == 10)  // the count file now covers two segments
+        #expect(try history.messageCount(in: alice).value == 10)  // the count file now covers two segments
         try Data("damaged".utf8).write(to: URL(fileURLWithPath: data + "/chats/alice/00000000.plist"))
-        let readable = try history.recentMessages(in: alice, limit: 100).count
+        let readable = try history.recentMessages(in: alice, limit: 100).value.count
         #expect(readable == 6)
-        #expect(try history.messageCount(in: alice) == readable)
+        #expect(try history.messageCount(in: alice).value == readable)
     }
 
     @Test(arguments: ["directory", "fifo", "dev-zero", "huge-name"])
     func oneDamagedChatNeverHidesTheOthers(_ damage: String) throws {
         let history = try PropertyListHistory(directory: data)
-        var warnings: [StoreWarning] = []
-        history.onWarning = { warnings.append($0) }
         for name in ["alice", "bob", "carol"] { try history.append(Message(content: "hi \(name)"), to: ChatID(name)!) }
         let segment = data + "/chats/bob/00000000.plist"
         try FileManager.default.removeItem(atPath: segment)
@@ -112,13 +110,20 @@ struct StorageLayoutTests {
             try FileManager.default.createSymbolicLink(
                 atPath: data + "/chats/bob/last", withDestinationPath: "9223372036854775807.plist")
         }
-        let summaries = try history.chats()
+        let listing = try history.chats()
+        var warnings = listing.warnings
+        let summaries = listing.value
         #expect(summaries.map(\.chatID.rawValue).sorted() == ["alice", "bob", "carol"])
         #expect(summaries.filter { $0.lastMessage != nil }.map(\.chatID.rawValue).sorted() == ["alice", "carol"])
-        #expect(try history.recentMessages(in: ChatID("alice")!, limit: 5).map(\.content) == ["hi alice"])
-        #expect(try history.messageCount(in: ChatID("bob")!) == 0)
-        try history.append(Message(content: "bob again"), to: ChatID("bob")!)
-        #expect(try history.recentMessages(in: ChatID("bob")!, limit: 5).map(\.content) == ["bob again"])
+        let alice = try history.recentMessages(in: ChatID("alice")!, limit: 5)
+        #expect(alice.value.map(\.content) == ["hi alice"])
+        let count = try history.messageCount(in: ChatID("bob")!)
+        #expect(count.value == 0)
+        warnings +=
+            alice.warnings + count.warnings + (try history.append(Message(content: "bob again"), to: ChatID("bob")!))
+        let bob = try history.recentMessages(in: ChatID("bob")!, limit: 5)
+        #expect(bob.value.map(\.content) == ["bob again"])
+        warnings += bob.warnings
         #expect(warnings.count == 1, "\(warnings)")
     }
 
@@ -131,9 +136,9 @@ struct StorageLayoutTests {
         encoder.outputFormat = .binary
         try encoder.encode(["segments": 2, "messages": figure]).write(
             to: URL(fileURLWithPath: data + "/chats/alice/count"))
-        #expect(try PropertyListHistory(directory: data, segmentCapacity: 4).messageCount(in: alice) == 9)
+        #expect(try PropertyListHistory(directory: data, segmentCapacity: 4).messageCount(in: alice).value == 9)
         try encoder.encode(["segments": figure, "messages": 8]).write(
             to: URL(fileURLWithPath: data + "/chats/alice/count"))
-        #expect(try PropertyListHistory(directory: data, segmentCapacity: 4).messageCount(in: alice) == 9)
+        #expect(try PropertyListHistory(directory: data, segmentCapacity: 4).messageCount(in: alice).value == 9)
     }
 }

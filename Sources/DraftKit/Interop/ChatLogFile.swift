@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The original chat-log design's own file: one property list (a `UserDefaults` domain)
 /// whose keys are chat IDs and whose values are arrays of message dictionaries, as its
@@ -31,22 +32,26 @@ public struct ChatLogFile {
     /// ``sizeLimit`` bytes).
     public init(contentsOf path: String) throws(TransferError) {
         let data: Data
-        do {
-            guard let read = try FileSystem.read(path, limit: Self.sizeLimit) else {
-                throw TransferError.unreadable("\(path): no such file")
+        do throws(FileError) {
+            guard let file = try FileDescriptor.open(path, access: .read) else {
+                throw FileError("open", path: path, code: ENOENT)
             }
-            data = read
-        } catch let error as TransferError {
-            throw error
+            data = try file.closeAfter { file throws(FileError) in try file.readAll(limit: Self.sizeLimit) }
         } catch {
-            throw .unreadable((error as? FileError)?.description ?? "\(error)")
+            throw .unreadable("\(path): \(error.code == ENOENT ? "no such file" : error.reason)")
         }
         try self.init(data: data)
     }
 
-    /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
+    /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`, once
+    /// its nesting is known to be safe (``PropertyListInput``).
     public init(data: Data) throws(TransferError) {
         let root: [String: Value]
+        do throws(PropertyListInput.TooDeep) {
+            try PropertyListInput.check(data)
+        } catch {
+            throw .tooDeep(PropertyListInput.maximumDepth)
+        }
         do {
             root = try PropertyListDecoder().decode([String: Value].self, from: data)
         } catch {
@@ -90,6 +95,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAPropertyList
     /// The property list is not a dictionary.
     case notADictionary
+    /// The property list nests deeper than this many levels: not read.
+    case tooDeep(Int)
     /// No key holds an array of message dictionaries (how many keys there were).
     case noChats(keys: Int)
     /// `--chat` named a chat that has no history.
@@ -106,6 +113,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let reason): return "cannot read the file: \(reason)"
         case .notAPropertyList:
             return "not a property list (XML or binary): nothing was imported"
+        case .tooDeep(let levels):
+            return "the property list nests deeper than \(levels) levels, more than any chat log: nothing was imported"
         case .notADictionary:
             return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
         case .noChats(let keys):

@@ -1,12 +1,13 @@
 import Foundation
 
 /// Brings a file in the original design's layout (``ChatLogFile``) into a history, and
-/// writes a history out in that layout.
+/// writes a history out in that layout: through any store that whole histories can be
+/// moved in and out of (``BulkHistoryStore``).
 public struct HistoryTransfer {
     /// The history read from and written to.
-    public let history: PropertyListHistory
+    public let history: any BulkHistoryStore
 
-    public init(history: PropertyListHistory) { self.history = history }
+    public init(history: any BulkHistoryStore) { self.history = history }
 
     /// What an import did.
     public struct ImportSummary: Equatable, Sendable {
@@ -20,6 +21,8 @@ public struct HistoryTransfer {
         public var skippedKeys = 0
         /// Keys that are arrays of messages but not usable chat IDs.
         public var skippedChats: [String] = []
+        /// What the store noticed on the way (a damaged file set aside).
+        public var warnings: [StoreWarning] = []
     }
 
     /// Appends the messages of a file in the original layout, in its order, to the chats
@@ -43,7 +46,9 @@ public struct HistoryTransfer {
             }
             var known: Set<String>
             do throws(StoreError) {
-                known = Set(try history.allMessages(in: chat).map(\.messageID))
+                let stored = try history.allMessages(in: chat)
+                summary.warnings += stored.warnings
+                known = Set(stored.value.map(\.messageID))
             } catch {
                 throw .store(error)
             }
@@ -62,21 +67,34 @@ public struct HistoryTransfer {
         for (chat, messages) in plan {
             do throws(StoreError) {
                 // Not announced: a running draftline shows what people send, not a bulk load.
-                try history.appendAll(messages, to: chat, durable: false, announce: false)
+                summary.warnings += try history.appendAll(messages, to: chat, durable: false, announce: false)
             } catch {
                 throw .store(error)
             }
             summary.chats += 1
             summary.added += messages.count
         }
-        if !plan.isEmpty { history.syncFileSystem() }
+        if !plan.isEmpty {
+            do throws(StoreError) { try history.commit() } catch { throw .store(error) }
+        }
         return summary
     }
 
-    /// Writes every chat (or the one named `chat`) to `path` in the original layout:
+    /// What an export wrote.
+    public struct ExportSummary: Equatable, Sendable {
+        /// Chats written.
+        public var chats = 0
+        /// Messages written.
+        public var messages = 0
+        /// What the store noticed on the way (a damaged file set aside).
+        public var warnings: [StoreWarning] = []
+    }
+
+    /// Writes every chat (or the one named `chat`) to `output` in the original layout:
     /// a binary property list, written to a temporary file beside it, synced, and
-    /// renamed into place, mode 0600. Returns how many chats and messages it holds.
-    public func export(to path: String, chat name: String? = nil) throws(TransferError) -> (chats: Int, messages: Int) {
+    /// renamed into place, mode 0600. The output path was checked to be outside the data
+    /// directory and no FIFO or device (``OutputPath``).
+    public func export(to output: OutputPath, chat name: String? = nil) throws(TransferError) -> ExportSummary {
         var chats: [ChatID]
         do throws(StoreError) {
             chats = try history.chatIDs()
@@ -94,7 +112,7 @@ public struct HistoryTransfer {
         }
         var out: [(chatID: String, messages: [Message])] = []
         var names: Set<String> = []
-        var count = 0
+        var summary = ExportSummary()
         for chat in chats {
             // One namespace in the original: a thread and a private chat of one name
             // cannot both be written; the private chat comes first, and the error says so.
@@ -104,20 +122,17 @@ public struct HistoryTransfer {
             }
             do throws(StoreError) {
                 let messages = try history.allMessages(in: chat)
-                out.append((chat.rawValue, messages))
-                count += messages.count
+                out.append((chat.rawValue, messages.value))
+                summary.messages += messages.value.count
+                summary.warnings += messages.warnings
             } catch {
                 throw .store(error)
             }
         }
         let data = try ChatLogFile.data(out)
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        do {
-            try FileSystem.replace(path, with: data, temporaryDirectory: directory.isEmpty ? "/" : directory)
-        } catch {
-            throw .unwritable("\(path): \(error.reason)")
-        }
-        return (out.count, count)
+        do throws(OutputPathError) { try output.replace(with: data) } catch { throw .unwritable(error.message) }
+        summary.chats = out.count
+        return summary
     }
 
     /// A stable ID for a message that has none: its chat, position and fields, hashed

@@ -57,10 +57,11 @@ public final class DemoPeers {
     }
 
     /// Stores every answer that is due, in order; returns the errors of those that could
-    /// not be stored (they are dropped: a peer does not retry).
+    /// not be stored (they are dropped: a peer does not retry), and the store's warnings.
     @discardableResult
-    public func answerDue() -> [StoreError] {
+    public func answerDue() -> (errors: [StoreError], warnings: [StoreWarning]) {
         var errors: [StoreError] = []
+        var warnings: [StoreWarning] = []
         let time = now()
         while let next = pending.first, next.due <= time {
             pending.removeFirst()
@@ -73,7 +74,8 @@ public final class DemoPeers {
             outboxes[next.peer] = outbox
             let result = outbox.send(text, attachments: [], to: .privateChat(next.to))
             if let failure = result.failure { errors.append(failure.error) }
+            warnings += result.warnings
         }
-        return errors
+        return (errors, warnings)
     }
 }

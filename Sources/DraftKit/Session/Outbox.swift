@@ -43,6 +43,8 @@ public final class Outbox {
         public var failure: (error: StoreError, unsent: DraftStore.Removed)?
         /// Attachments whose file was gone when they were sent (sent as a name only).
         public var gone: [Attachment] = []
+        /// What the store noticed while storing them.
+        public var warnings: [StoreWarning] = []
     }
 
     /// Sends the attachments, then `text` unless it is blank; stops at the first failed
@@ -56,7 +58,7 @@ public final class Outbox {
             message.filePath = attachment.path
             if access(attachment.path, F_OK) != 0 { result.gone.append(attachment) }
             do throws(StoreError) {
-                try history.append(message, to: target.chatID(as: identity))
+                result.warnings += try history.append(message, to: target.chatID(as: identity))
                 unechoed.insert(message.messageID)
             } catch {
                 result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: Array(pending)))
@@ -68,7 +70,7 @@ public final class Outbox {
         guard !text.allSatisfy(\.isWhitespace) else { return result }
         let message = compose(text, to: target)
         do throws(StoreError) {
-            try history.append(message, to: target.chatID(as: identity))
+            result.warnings += try history.append(message, to: target.chatID(as: identity))
             unechoed.insert(message.messageID)
         } catch {
             result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: []))
@@ -78,10 +80,12 @@ public final class Outbox {
         return result
     }
 
-    /// Stores one message that is not typed text (a location).
-    public func send(_ message: Message, to target: InputTarget) throws(StoreError) {
-        try history.append(message, to: target.chatID(as: identity))
+    /// Stores one message that is not typed text (a location); returns the store's
+    /// warnings.
+    public func send(_ message: Message, to target: InputTarget) throws(StoreError) -> [StoreWarning] {
+        let warnings = try history.append(message, to: target.chatID(as: identity))
         unechoed.insert(message.messageID)
+        return warnings
     }
 
     /// Whether a message that came back through a feed is one this outbox stored (it was

@@ -71,15 +71,19 @@ public struct Profile: Equatable, Sendable {
     /// from a comment thread, that thread's.
     public var waitingDrafts: [DraftKey]
 
-    /// The profile of `user`, reached from `previous`.
+    /// The profile of `user`, reached from `previous`; the store's warnings are added to
+    /// `warnings`.
     init(
         of user: GlobalKey, as identity: GlobalKey, history: any HistoryStore, drafts: DraftStore,
-        from previous: Screen?
+        from previous: Screen?, warnings: inout [Report]
     ) {
         self.user = user
         let chat = InputTarget.privateChat(user)
-        do throws(StoreError) { messageCount = .success(try history.messageCount(in: chat.chatID(as: identity))) } catch
-        {
+        do throws(StoreError) {
+            let reading = try history.messageCount(in: chat.chatID(as: identity))
+            warnings += reading.warnings.map { .warning(.store($0)) }
+            messageCount = .success(reading.value)
+        } catch {
             messageCount = .failure(error)
         }
         var waiting = [chat.draftKey]

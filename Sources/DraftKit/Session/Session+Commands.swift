@@ -48,7 +48,7 @@ extension Session {
         message.longitude = longitude
         message.address = address
         do throws(StoreError) {
-            try outbox.send(message, to: target)
+            note(try outbox.send(message, to: target))
         } catch {
             hadSendFailure = true
             throw .notSent(error.description)
@@ -60,7 +60,9 @@ extension Session {
     func showHistory(count: Int) throws(DraftlineError) -> [Report] {
         let target = try currentTarget()
         do throws(StoreError) {
-            return [.messages(try history.recentMessages(in: target.chatID(as: identity), limit: count))]
+            let reading = try history.recentMessages(in: target.chatID(as: identity), limit: count)
+            note(reading.warnings)
+            return [.messages(reading.value)]
         } catch {
             throw .historyUnreadable(error.description)
         }
@@ -84,11 +86,14 @@ extension Session {
         let isMine = { [identity] (chat: ChatID) in chat.kind == .thread || chat.includes(identity) }
         let summaries: [ChatSummary]
         do throws(StoreError) {
+            let reading: Reading<[ChatSummary]>
             if let limit {
-                summaries = try history.recentChats(limit: limit, where: isMine)
+                reading = try history.recentChats(limit: limit, where: isMine)
             } else {
-                summaries = try history.chats()
+                reading = try history.chats()
             }
+            note(reading.warnings)
+            summaries = reading.value
         } catch {
             throw .historyUnreadable(error.description)
         }
@@ -194,7 +199,9 @@ extension Session {
             let target = try currentTarget()
             let last: Message?
             do throws(StoreError) {
-                last = try history.recentMessages(in: target.chatID(as: identity), limit: 1).last
+                let reading = try history.recentMessages(in: target.chatID(as: identity), limit: 1)
+                note(reading.warnings)
+                last = reading.value.last
             } catch {
                 throw .historyUnreadable(error.description)
             }

@@ -7,6 +7,14 @@ extension Session {
     /// The open chat is the one on screen, also while a prompt of its own asks for a
     /// name; on a profile no chat is open.
     public func receive(_ arrivals: [Arrival]) -> [Report] {
+        receive(FeedSlice(arrivals: arrivals))
+    }
+
+    /// A slice a feed brought (``HistoryFeed/take()``): its arrivals as
+    /// ``receive(_:)-([Arrival])`` shows them, then the feed's warnings.
+    public func receive(_ slice: FeedSlice) -> [Report] {
+        note(slice.warnings)
+        let arrivals = slice.arrivals
         var reports: [Report] = []
         for arrival in arrivals {
             let message = arrival.message
@@ -43,7 +51,8 @@ extension Session {
     /// Stores the demo peers' answers that are due; they arrive through the feed.
     public func answerPeers() -> [Report] {
         guard let peers else { return [] }
-        return peers.answerDue().map { .error(.notSent($0.description)) }
+        let answered = peers.answerDue()
+        return answered.errors.map { .error(.notSent($0.description)) } + answered.warnings.map { .warning(.store($0)) }
     }
 
     func requestWait(count: Int, seconds: Double) -> Outcome {

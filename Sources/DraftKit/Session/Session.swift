@@ -83,7 +83,6 @@ public final class Session {
         self.clock = clock
         rules = DraftRules(clock: clock)
         outbox = Outbox(history: history, identity: identity, clock: clock, idSuffix: idSuffix)
-        history.onWarning = { [weak self] warning in self?.pendingReports.append(.warning(.store(warning))) }
     }
 
     /// Every unsent draft.
@@ -138,6 +137,11 @@ public final class Session {
     }
 
     /// Warnings that arrived between reports.
+    /// Keeps the store's warnings of a call this session made, to show after its report.
+    func note(_ warnings: [StoreWarning]) {
+        pendingReports += warnings.map { .warning(.store($0)) }
+    }
+
     func takePendingReports() -> [Report] {
         defer { pendingReports = [] }
         return pendingReports
@@ -273,9 +277,9 @@ public final class Session {
             unread[target.chatID(as: identity)] = nil
             var reports: [Report] = [.chatTitle(target)]
             do throws(StoreError) {
-                reports.append(
-                    .messages(try history.recentMessages(in: target.chatID(as: identity), limit: Self.openHistoryCount))
-                )
+                let reading = try history.recentMessages(in: target.chatID(as: identity), limit: Self.openHistoryCount)
+                note(reading.warnings)
+                reports.append(.messages(reading.value))
             } catch {
                 reports.append(.error(.historyUnreadable(error.description)))
             }
@@ -287,7 +291,8 @@ public final class Session {
             return [
                 .profile(
                     Profile(
-                        of: user, as: identity, history: history, drafts: drafts, from: navigator.previousScreen))
+                        of: user, as: identity, history: history, drafts: drafts, from: navigator.previousScreen,
+                        warnings: &pendingReports))
             ]
         }
     }
@@ -312,6 +317,7 @@ public final class Session {
         var reports = events.map(Report.draft)
         if text.allSatisfy(\.isWhitespace) && taken.attachments.isEmpty { return reports }
         let result = outbox.send(text, attachments: taken.attachments, to: target)
+        note(result.warnings)
         reports += result.gone.map { .warning(.attachmentGone($0.name)) }
         reports += result.stored.map(Report.sent)
         notifyPeers(of: result.stored, to: target)

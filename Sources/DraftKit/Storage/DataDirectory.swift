@@ -8,7 +8,8 @@ import Foundation
 /// <data>/line-history.plist                      the edit line's history (LineHistoryFile)
 /// ```
 ///
-/// Drafts are never here: they live in memory only.
+/// The directory and its sub-directories are opened once, as descriptors; every file is
+/// reached relative to them. Drafts are never here: they live in memory only.
 public final class DataDirectory {
     /// The directory's path.
     public let path: String
@@ -32,9 +33,9 @@ public final class DataDirectory {
                 if contacts == nil { contacts = ContactBook.load(directory: path) }
                 return (try? GlobalKey(validating: name)).flatMap { contacts?[$0] } != nil
             })
-        lineHistory = LineHistoryFile(directory: path)
+        lineHistory = LineHistoryFile(directories: history.directories)
     }
 
     /// The demo contacts plus those in `contacts.plist`.
-    public func loadContacts() -> ContactBook { ContactBook.load(directory: path) }
+    public func loadContacts() -> ContactBook { ContactBook.load(from: history.directories.root) }
 }

@@ -26,3 +26,8 @@ struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         return "\(operation) \(path): \(reason)"
     }
 }
+
+extension FileError {
+    /// The reason alone, without the call and the path.
+    var reason: String { code != 0 ? String(cString: strerror(code)) : detail }
+}

@@ -3,15 +3,35 @@
 ///
 /// A front end waits on ``descriptor`` together with the keyboard, and calls ``take()``
 /// when it becomes readable (or, when it is -1, every ``HistoryFeedPolling/interval``).
-/// The session decides which arrivals concern its user (``Session/receive(_:)``).
+/// Each call does a bounded amount of work and says whether more is waiting
+/// (``FeedSlice/hasMore``); while it is, the descriptor stays readable, so a loop that
+/// serves keys first and then one slice never starves the keyboard. The session decides
+/// which arrivals concern its user (``Session/receive(_:)``).
 public protocol HistoryFeed: AnyObject {
-    /// A descriptor that becomes readable when there may be news; -1 when there is none
-    /// and the feed has to be asked at intervals.
+    /// A descriptor that becomes readable when there may be news, and stays readable
+    /// while a slice is waiting; -1 when there is none and the feed has to be asked at
+    /// intervals. The number stays the same for the feed's life.
     var descriptor: Int32 { get }
 
-    /// Every message appended since the last call (or since the feed was made), in the
-    /// order the appends happened: each one once.
-    func take() -> [Arrival]
+    /// The next slice of the messages appended since the last call (or since the feed was
+    /// made), in the order the appends happened: each one once.
+    func take() -> FeedSlice
+}
+
+/// One bounded slice of what a feed brought.
+public struct FeedSlice: Equatable, Sendable {
+    /// The messages, in the order they were appended.
+    public var arrivals: [Arrival]
+    /// What the feed noticed on the way (a flood of the journal skipped).
+    public var warnings: [StoreWarning]
+    /// Whether more is waiting: call ``HistoryFeed/take()`` again (after the keys).
+    public var hasMore: Bool
+
+    public init(arrivals: [Arrival] = [], warnings: [StoreWarning] = [], hasMore: Bool = false) {
+        self.arrivals = arrivals
+        self.warnings = warnings
+        self.hasMore = hasMore
+    }
 }
 
 /// One message appended to a chat.

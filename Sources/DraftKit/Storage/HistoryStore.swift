@@ -10,29 +10,49 @@
 /// - ``messageCount(in:)`` is exact;
 /// - one damaged chat never hides another: ``chats()`` lists it without its last message
 ///   and reports a warning;
-/// - warnings arrive as events through ``onWarning``.
+/// - warnings travel with what a call returns (``Reading``), to the caller that asked.
 public protocol HistoryStore: AnyObject {
-    /// Stores a message at the end of its chat.
-    func append(_ message: Message, to chat: ChatID) throws(StoreError)
+    /// Stores a message at the end of its chat; returns what went wrong that did not stop
+    /// it from being stored (the other processes were not told, say).
+    @discardableResult
+    func append(_ message: Message, to chat: ChatID) throws(StoreError) -> [StoreWarning]
 
     /// The last `limit` messages of a chat, oldest first.
-    func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message]
+    func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> Reading<[Message]>
 
     /// How many messages a chat holds.
-    func messageCount(in chat: ChatID) throws(StoreError) -> Int
+    func messageCount(in chat: ChatID) throws(StoreError) -> Reading<Int>
 
     /// Every chat with history, each with its last message and when it was sent.
-    func chats() throws(StoreError) -> [ChatSummary]
+    func chats() throws(StoreError) -> Reading<[ChatSummary]>
 
     /// The `limit` chats that changed last among those `include` accepts, newest first,
     /// each with its last message: what the chat list shows, at a cost in what it shows
     /// rather than in how many chats there are.
-    func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> [ChatSummary]
+    func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]>
 
     /// A feed of the messages appended from now on, by this process or any other.
     func follow(notifications: Bool) -> any HistoryFeed
+}
 
-    /// Called with each warning as it happens (a damaged file moved aside, a chat that
-    /// could not be listed).
-    var onWarning: ((StoreWarning) -> Void)? { get set }
+/// A store that whole histories can be moved in and out of: what `draftline import` and
+/// `export` need (``HistoryTransfer``).
+public protocol BulkHistoryStore: HistoryStore {
+    /// Every chat with history, in a stable order; nothing in them is read.
+    func chatIDs() throws(StoreError) -> [ChatID]
+
+    /// Every message of a chat, oldest first.
+    func allMessages(in chat: ChatID) throws(StoreError) -> Reading<[Message]>
+
+    /// Appends many messages to a chat at once. With `durable` off they are stored without
+    /// being synced one by one (``commit()`` does that once); with `announce` off the
+    /// running draftlines are not told.
+    @discardableResult
+    func appendAll(
+        _ messages: [Message], to chat: ChatID, durable: Bool, announce: Bool
+    ) throws(StoreError)
+        -> [StoreWarning]
+
+    /// Makes everything appended without `durable` safe on the disk.
+    func commit() throws(StoreError)
 }

@@ -1,25 +1,40 @@
 /// A ``HistoryStore`` in memory: for tests, demos and the tour. Nothing reaches a disk.
-public final class InMemoryHistory: HistoryStore {
+public final class InMemoryHistory: BulkHistoryStore {
     private var stored: [ChatID: [Message]] = [:]
-    /// Every append, in order, for feeds.
+    /// Every announced append, in order, for feeds.
     private(set) var appended: [Arrival] = []
+    /// The chat of every append, in order, for the chat list.
+    private var changed: [ChatID] = []
 
     /// When set, the next append fails with this error and stores nothing (a full disk,
     /// played in memory).
     public var nextAppendFailure: StoreError?
 
-    public var onWarning: ((StoreWarning) -> Void)?
+    /// Warnings every read and append returns from now on, as a damaged store's would.
+    public var warningsToReport: [StoreWarning] = []
 
     public init() {}
 
-    public func append(_ message: Message, to chat: ChatID) throws(StoreError) {
+    @discardableResult
+    public func append(_ message: Message, to chat: ChatID) throws(StoreError) -> [StoreWarning] {
+        try appendAll([message], to: chat, durable: true, announce: true)
+    }
+
+    @discardableResult
+    public func appendAll(
+        _ messages: [Message], to chat: ChatID, durable: Bool = true, announce: Bool = true
+    ) throws(StoreError) -> [StoreWarning] {
         if let failure = nextAppendFailure {
             nextAppendFailure = nil
             throw failure
         }
-        stored[chat, default: []].append(message)
-        appended.append(Arrival(chat: chat, message: message))
+        stored[chat, default: []] += messages
+        if !messages.isEmpty { changed.append(chat) }
+        if announce { appended += messages.map { Arrival(chat: chat, message: $0) } }
+        return warningsToReport
     }
+
+    public func commit() throws(StoreError) {}
 
     /// A feed of what is appended from now on; it has no descriptor (ask it).
     public func follow(notifications: Bool = false) -> any HistoryFeed { Feed(history: self) }
@@ -35,31 +50,37 @@ public final class InMemoryHistory: HistoryStore {
 
         var descriptor: Int32 { -1 }
 
-        func take() -> [Arrival] {
+        func take() -> FeedSlice {
             defer { seen = history.appended.count }
-            return Array(history.appended[seen...])
+            return FeedSlice(arrivals: Array(history.appended[seen...]))
         }
     }
 
-    public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> [Message] {
-        guard limit > 0 else { return [] }
-        return Array((stored[chat] ?? []).suffix(limit))
+    public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> Reading<[Message]> {
+        guard limit > 0 else { return reading([]) }
+        return reading(Array((stored[chat] ?? []).suffix(limit)))
     }
 
-    public func messageCount(in chat: ChatID) throws(StoreError) -> Int { stored[chat]?.count ?? 0 }
+    public func messageCount(in chat: ChatID) throws(StoreError) -> Reading<Int> { reading(stored[chat]?.count ?? 0) }
 
-    public func chats() throws(StoreError) -> [ChatSummary] {
-        stored.keys.sorted().map { ChatSummary(chatID: $0, lastMessage: stored[$0]?.last) }
+    public func chatIDs() throws(StoreError) -> [ChatID] { stored.keys.sorted() }
+
+    public func allMessages(in chat: ChatID) throws(StoreError) -> Reading<[Message]> { reading(stored[chat] ?? []) }
+
+    public func chats() throws(StoreError) -> Reading<[ChatSummary]> {
+        reading(stored.keys.sorted().map { ChatSummary(chatID: $0, lastMessage: stored[$0]?.last) })
     }
 
-    public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> [ChatSummary] {
+    public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]> {
         // The order of the last appends, as the property-list index keeps it.
         var seen: Set<ChatID> = []
         var result: [ChatSummary] = []
-        for arrival in appended.reversed() where result.count < limit && include(arrival.chat) {
-            guard seen.insert(arrival.chat).inserted else { continue }
-            result.append(ChatSummary(chatID: arrival.chat, lastMessage: stored[arrival.chat]?.last))
+        for chat in changed.reversed() where result.count < limit && include(chat) {
+            guard seen.insert(chat).inserted else { continue }
+            result.append(ChatSummary(chatID: chat, lastMessage: stored[chat]?.last))
         }
-        return result
+        return reading(result)
     }
+
+    private func reading<T>(_ value: T) -> Reading<T> { Reading(value, warnings: warningsToReport) }
 }

@@ -9,80 +9,159 @@
 /// never synced: losing it in a crash loses no message, only the live display of one.
 struct Journal {
     /// The directory the journal lives in (watched for changes).
-    let directory: String
+    let directory: Directory
     /// How large the file grows before it is rotated.
     var rotationSize = 1 << 20
 
-    var path: String { directory + "/journal" }
-    var rotatedPath: String { directory + "/journal.1" }
+    /// The journal file.
+    var file: LogFile { LogFile(directory: directory, name: "journal") }
 
     /// Appends one line per record, in one write.
     func append(_ records: [JournalRecord]) throws(FileError) {
         guard !records.isEmpty else { return }
-        try FileSystem.appendToLog(
-            path, Array(records.map(\.line).joined().utf8), rotation: (rotationSize, rotatedPath))
+        try file.append(Array(records.map(\.line).joined().utf8), rotation: (rotationSize, "journal.1"))
     }
 }
 
-/// Follows the journal from where it ended when the reader was made.
+/// Follows the journal from where it ended when the reader was made, a bounded slice at
+/// a time.
+///
+/// Each ``take()`` reads at most ``sliceBytes`` and returns at most ``sliceRecords``
+/// records, and says whether more is waiting, so a caller can serve the keyboard between
+/// slices. Memory holds one slice and one unfinished line, whatever the journal holds.
+/// When more than ``backlogLimit`` bytes are waiting (a flood of lines from a process
+/// that is not draftline), the reader skips to the end and says how much it skipped.
 final class JournalReader {
     let journal: Journal
-    private var descriptor: Int32?
+    private var current: FileDescriptor?
     private var offset = 0
+    /// Bytes of the line still being written.
     private var partial: [UInt8] = []
+    /// Whether the line being read is too long to be a record, and is dropped to its end.
+    private var discarding = false
+    /// Whole lines read but not yet turned into records.
+    private var lines: ArraySlice<ArraySlice<UInt8>> = []
+
+    /// The most bytes one slice reads.
+    var sliceBytes = 16 * 1024
+    /// The most records one slice returns.
+    var sliceRecords = 64
+    /// How far behind the end the reader may fall before it skips to the end.
+    var backlogLimit = 4 << 20
 
     init(journal: Journal) {
         self.journal = journal
-        descriptor = FileSystem.openLog(journal.path)
-        if let descriptor { offset = FileSystem.size(of: descriptor) }
+        current = journal.file.openForReading()
+        if let current { offset = (try? current.status().size) ?? 0 }
     }
 
-    deinit { if let descriptor { FileSystem.closeLog(descriptor) } }
+    deinit { current?.close() }
 
-    /// The records written since the last call, in order.
-    func take() -> [JournalRecord] {
-        var bytes: [UInt8] = []
-        if descriptor == nil {
+    /// One slice of what was written since the last call.
+    struct Slice {
+        /// The records read, in order.
+        var records: [JournalRecord] = []
+        /// Bytes skipped because the reader was too far behind; 0 when none were.
+        var skipped = 0
+        /// Whether more is waiting to be read.
+        var hasMore = false
+    }
+
+    /// The next records written since the last call, in order: a bounded slice.
+    func take() -> Slice {
+        var slice = Slice()
+        if current == nil {
             // A journal made since: everything in it is new.
-            descriptor = FileSystem.openLog(journal.path)
+            current = journal.file.openForReading()
             offset = 0
         }
-        guard let current = descriptor else { return [] }
-        if FileSystem.size(of: current) < offset { offset = 0 }  // truncated by hand
-        bytes += readToEnd(current)
-        if !FileSystem.isSameFile(current, journal.path) {
-            // Rotated: what was written before the rename is in the old file.
-            bytes += readToEnd(current)
-            FileSystem.closeLog(current)
-            descriptor = FileSystem.openLog(journal.path)
+        slice.skipped = skipIfFarBehind()
+        while slice.records.count < sliceRecords {
+            if let line = lines.popFirst() {
+                if line.count <= JournalRecord.maximumLineBytes,
+                    let record = JournalRecord(line: Substring(String(decoding: line, as: UTF8.self)))
+                {
+                    slice.records.append(record)
+                }
+                continue
+            }
+            guard readChunk() else { break }
+        }
+        slice.hasMore = !lines.isEmpty || isBehind()
+        return slice
+    }
+
+    /// Reads the next chunk into ``lines``; moves to a new journal once the old one is
+    /// read to its end. `false` when there is nothing more to read now.
+    private func readChunk() -> Bool {
+        guard let file = current else { return false }
+        let chunk = (try? file.read(at: offset, upTo: sliceBytes)) ?? []
+        if chunk.isEmpty {
+            guard !journal.file.isCurrent(file) else { return false }
+            // Rotated (or replaced): what was written before the rename was in the old file,
+            // now read to its end; the new one is read from its start.
+            file.close()
+            current = journal.file.openForReading()
             offset = 0
-            if let next = descriptor { bytes += readToEnd(next) }
+            partial = []
+            discarding = false
+            return current != nil
         }
-        return records(in: bytes)
+        offset += chunk.count
+        var bytes = chunk[...]
+        if discarding {
+            // The rest of a line too long to be a record.
+            guard let newline = bytes.firstIndex(of: 0x0A) else { return true }
+            bytes = bytes[(newline + 1)...]
+            discarding = false
+        }
+        guard let lastNewline = bytes.lastIndex(of: 0x0A) else {
+            keepPartial(partial + bytes)
+            return true
+        }
+        let complete = partial + bytes[...lastNewline]
+        keepPartial(Array(bytes[(lastNewline + 1)...]))
+        lines = ArraySlice(complete.split(separator: 0x0A))
+        return true
     }
 
-    private func readToEnd(_ fd: Int32) -> [UInt8] {
-        var result: [UInt8] = []
-        while true {
-            let chunk = FileSystem.read(fd, from: offset, limit: 1 << 20)
-            if chunk.isEmpty { return result }
-            offset += chunk.count
-            result += chunk
+    /// Keeps the start of a line still being written, unless it is already too long to be
+    /// a record: then the rest of it is dropped as it comes.
+    private func keepPartial(_ bytes: [UInt8]) {
+        if bytes.count > JournalRecord.maximumLineBytes {
+            partial = []
+            discarding = true
+        } else {
+            partial = bytes
         }
     }
 
-    /// Whole lines become records; a line still being written waits for its end.
-    private func records(in bytes: [UInt8]) -> [JournalRecord] {
-        partial += bytes
-        guard let lastNewline = partial.lastIndex(of: 0x0A) else {
-            if partial.count > JournalRecord.maximumLineBytes { partial = [] }
-            return []
+    /// Bytes written and not yet read, in this file and in the one that replaced it.
+    private func backlog() -> Int {
+        guard let file = current, let size = try? file.status().size else { return 0 }
+        var waiting = max(0, size - offset)
+        if !journal.file.isCurrent(file), let next = journal.file.directory.status(of: journal.file.name) {
+            waiting += next.size
         }
-        let complete = partial[...lastNewline]
-        partial = Array(partial[(lastNewline + 1)...])
-        return complete.split(separator: 0x0A).compactMap { line in
-            guard line.count <= JournalRecord.maximumLineBytes else { return nil }
-            return JournalRecord(line: Substring(String(decoding: line, as: UTF8.self)))
+        return waiting
+    }
+
+    private func isBehind() -> Bool { backlog() > 0 }
+
+    /// Past ``backlogLimit`` waiting, moves to the end of the current journal and drops what
+    /// was pending: returns the bytes skipped.
+    private func skipIfFarBehind() -> Int {
+        let waiting = backlog()
+        guard waiting > backlogLimit else { return 0 }
+        if let file = current, !journal.file.isCurrent(file) {
+            file.close()
+            current = journal.file.openForReading()
         }
+        offset = (try? current?.status().size) ?? 0
+        partial = []
+        lines = []
+        // Mid-line, the rest of that line is not a record.
+        discarding = offset > 0 && (try? current?.read(at: offset - 1, upTo: 1)) != [0x0A]
+        return waiting
     }
 }

@@ -9,33 +9,33 @@ import Foundation
 /// directories, and only then writes `format`; a crash part way leaves a directory the
 /// next start finishes. Runs under the data directory's lock.
 struct LayoutUpgrade {
-    let directory: String
-    let temporaryDirectory: String
+    let directories: HistoryDirectories
 
     /// The layout version this code writes.
     static let version = 2
 
-    func run(isUser: (String) -> Bool, warn: (StoreWarning) -> Void) throws(FileError) {
-        let formatPath = directory + "/format"
-        let recorded = (try? FileSystem.read(formatPath, limit: 64)).flatMap {
+    /// Upgrades the directory when it is older; returns what could not be moved.
+    func run(isUser: (String) -> Bool) throws(FileError) -> [StoreWarning] {
+        let root = directories.root
+        let recorded = (try? root.read("format", limit: 64)).flatMap {
             Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        if let recorded, recorded >= Self.version { return }
-        let chats = PropertyListHistory.root(of: .privateChat, in: directory)
-        let threads = PropertyListHistory.root(of: .thread, in: directory)
+        if let recorded, recorded >= Self.version { return [] }
+        var warnings: [StoreWarning] = []
         var moved = false
-        for name in try FileSystem.names(in: chats) where ChatID.looksLikeThread(name) && !isUser(name) {
-            guard !FileSystem.exists(threads + "/" + name) else {
-                warn(.notMigrated("chats/\(name)", "threads/\(name) exists already"))
+        for name in try directories.chats.names() where ChatID.looksLikeThread(name) && !isUser(name) {
+            guard !directories.threads.exists(name) else {
+                warnings.append(.notMigrated("chats/\(name)", "threads/\(name) exists already"))
                 continue
             }
-            try FileSystem.rename(chats + "/" + name, to: threads + "/" + name)
+            try directories.chats.rename(name, to: name, in: directories.threads)
             moved = true
         }
         if moved {
-            try FileSystem.syncDirectory(chats)
-            try FileSystem.syncDirectory(threads)
+            try directories.chats.sync()
+            try directories.threads.sync()
         }
-        try FileSystem.replace(formatPath, with: Data("\(Self.version)\n".utf8), temporaryDirectory: temporaryDirectory)
+        try root.replace("format", with: Data("\(Self.version)\n".utf8), temporary: directories.temporary)
+        return warnings
     }
 }

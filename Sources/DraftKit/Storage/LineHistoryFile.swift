@@ -5,24 +5,27 @@ import Foundation
 /// `<data>/line-history.plist` is a binary property list holding an array of the last
 /// ``limit`` lines entered with Enter, oldest first. Drafts never reach it: a line left
 /// with a key function is not entered. Written like every history file: atomically,
-/// mode 0600.
-public struct LineHistoryFile: Sendable {
-    /// The file's path.
-    public let path: String
+/// mode 0600, relative to the data directory opened once.
+public struct LineHistoryFile {
+    /// The file's name in the data directory.
+    static let name = "line-history.plist"
     /// The most lines kept.
     public let limit: Int
-    private let temporaryDirectory: String
+    private let directories: HistoryDirectories
 
-    public init(directory: String, limit: Int = 500) {
-        path = directory + "/line-history.plist"
-        temporaryDirectory = directory + "/tmp"
+    /// The file's path.
+    public var path: String { directories.root.path(of: Self.name) }
+
+    init(directories: HistoryDirectories, limit: Int = 500) {
+        self.directories = directories
         self.limit = limit
     }
 
-    /// The lines, oldest first; empty when the file is missing or unreadable.
+    /// The lines, oldest first; empty when the file is missing or unreadable (or nests too
+    /// deep to be read safely).
     public func load() -> [String] {
-        guard let data = try? FileSystem.read(path),
-            let lines = try? PropertyListDecoder().decode([String].self, from: data)
+        guard let data = try? directories.root.read(Self.name),
+            let lines = try? PropertyListInput.decode([String].self, from: data)
         else { return [] }
         return Array(lines.suffix(limit))
     }
@@ -35,7 +38,7 @@ public struct LineHistoryFile: Sendable {
             throw .unavailable("cannot encode the line history")
         }
         do {
-            try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory)
+            try directories.root.replace(Self.name, with: data, temporary: directories.temporary)
         } catch {
             throw .unavailable(error.description)
         }

@@ -1,25 +1,82 @@
-/// ``PropertyListHistory``'s feed: the journal, followed, and the messages its records
-/// point at, read from their segments.
+/// ``PropertyListHistory``'s feed: the journal, followed a bounded slice at a time, and
+/// the messages its records point at, read from their segments.
 final class PropertyListFeed: HistoryFeed {
     private let history: PropertyListHistory
     private let reader: JournalReader
     private let watch: DirectoryWatch?
+    private var segments = RecordLookup()
+    /// Whether a skip was said already: a flood is one warning, not one a slice.
+    private var warnedOfSkip = false
 
     init(history: PropertyListHistory, notifications: Bool) {
         self.history = history
         // The watch first: a line written between the two is then both counted by the
         // reader's start and announced by the watch, never missed.
-        watch = notifications ? DirectoryWatch(directory: history.journal.directory) : nil
+        watch = notifications ? DirectoryWatch(directory: history.directories.live) : nil
         reader = JournalReader(journal: history.journal)
     }
 
     var descriptor: Int32 { watch?.descriptor ?? -1 }
 
-    func take() -> [Arrival] {
+    func take() -> FeedSlice {
+        // Events are dropped before reading: a line written after this is announced again.
         watch?.drain()
-        var cache: (path: String, messages: [Message])?
-        return reader.take().compactMap { record in
-            history.message(at: record, cache: &cache).map { Arrival(chat: record.chat, message: $0) }
+        let read = reader.take()
+        var slice = FeedSlice(hasMore: read.hasMore)
+        slice.arrivals = read.records.compactMap { record in
+            segments.message(at: record, in: history).map { Arrival(chat: record.chat, message: $0) }
         }
+        if read.skipped > 0 && !warnedOfSkip {
+            warnedOfSkip = true
+            slice.warnings.append(.journalSkipped(bytes: read.skipped))
+        }
+        watch?.setPending(read.hasMore)
+        return slice
+    }
+}
+
+/// The segments journal records point at, read at most once each while they stay the
+/// same file: a record pointing past a segment's end, or repeated, costs two `fstatat`
+/// calls, never another decoding.
+struct RecordLookup {
+    /// A segment file as it was when it was decoded: its status (a segment is replaced by
+    /// rename, so a new version is a new file; an inode number can be used again, so size
+    /// and time of change count too) and how many messages it held.
+    private struct Seen {
+        var status: FileStatus
+        var count: Int
+    }
+
+    /// The counts of the segments decoded lately, by chat and number.
+    private var seen: [String: Seen] = [:]
+    /// The messages of the last segment decoded.
+    private var last: (key: String, messages: [Message])?
+
+    /// How many segments' counts are remembered.
+    static let remembered = 256
+
+    /// The message a record points at, when it is still there (a segment repaired since, a
+    /// chat directory that is not a directory, a position past the end give `nil`).
+    mutating func message(at record: JournalRecord, in history: PropertyListHistory) -> Message? {
+        guard let folder = try? history.chatDirectory(record.chat) else { return nil }
+        let name = SegmentIndex.name(record.segment)
+        guard let status = folder.status(of: name), status.isRegularFile else { return nil }
+        let key = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)"
+        let known = seen[key]?.status == status
+        if known, let count = seen[key]?.count, record.position >= count { return nil }
+        let messages: [Message]
+        if known, let last, last.key == key {
+            messages = last.messages
+        } else {
+            guard let read = (try? SegmentStore.decode(name, in: folder)) ?? nil else { return nil }
+            messages = read
+            last = (key, read)
+            if seen.count >= Self.remembered { seen.removeAll(keepingCapacity: true) }
+            seen[key] = Seen(status: status, count: read.count)
+        }
+        guard record.position < messages.count else { return nil }
+        let message = messages[record.position]
+        guard record.messageID == "-" || message.messageID == record.messageID else { return nil }
+        return message
     }
 }

@@ -11,18 +11,24 @@ import Foundation
 /// chat, in the same order. The file is a cache: it is never synced, and a missing one
 /// is rebuilt from the chats' own files when the history is opened.
 final class RecentChats {
-    let path: String
-    let temporaryDirectory: String
+    /// The file, in the data directory.
+    let log: LogFile
+    /// Where rewrites are made before they are renamed into place.
+    let temporary: Directory
     /// The size below which the file is never compacted.
     var compactionFloor = 256 * 1024
     /// The file's size at its last compaction, once read from `recent.size` (another
     /// process's compaction since only moves the next one a little).
     private var compactedSize: Int?
 
-    init(path: String, temporaryDirectory: String) {
-        self.path = path
-        self.temporaryDirectory = temporaryDirectory
+    init(directory: Directory, temporary: Directory) {
+        log = LogFile(directory: directory, name: "recent")
+        self.temporary = temporary
     }
+
+    /// The longest line an entry can be (a kind, a chat name, a time): a longer run of
+    /// bytes without a newline is no entry and is not carried from one block to the next.
+    static let maximumLineBytes = 256
 
     /// One chat's last change.
     struct Entry: Equatable {
@@ -53,14 +59,14 @@ final class RecentChats {
         var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
     }
 
-    var exists: Bool { FileSystem.exists(path) }
+    var exists: Bool { log.directory.exists(log.name) }
 
     /// Notes that these chats just changed (the caller holds the lock).
     func note(_ entries: [Entry]) throws(FileError) {
         guard !entries.isEmpty else { return }
-        let size = try FileSystem.appendToLog(path, Array(entries.map(\.line).joined().utf8))
+        let size = try log.append(Array(entries.map(\.line).joined().utf8))
         guard size >= compactionFloor else { return }
-        if compactedSize == nil { compactedSize = Self.readSize(sizePath) }
+        if compactedSize == nil { compactedSize = readSize() }
         if size >= 4 * (compactedSize ?? 0) { try compact() }
     }
 
@@ -79,52 +85,67 @@ final class RecentChats {
 
     private func write(_ entries: [Entry]) throws(FileError) {
         let data = Data(entries.map(\.line).joined().utf8)
-        try FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, durable: false)
-        try FileSystem.replace(
-            sizePath, with: Data(String(data.count).utf8), temporaryDirectory: temporaryDirectory, durable: false)
+        try log.directory.replace(log.name, with: data, temporary: temporary, durable: false)
+        try log.directory.replace(sizeName, with: Data(String(data.count).utf8), temporary: temporary, durable: false)
         compactedSize = data.count
     }
 
     /// Where the size of the file at its last compaction is kept, in decimal.
-    private var sizePath: String { path + ".size" }
+    private var sizeName: String { log.name + ".size" }
 
-    private static func readSize(_ path: String) -> Int {
-        guard let data = try? FileSystem.read(path, limit: 32) else { return 0 }
+    private func readSize() -> Int {
+        guard let data = try? log.directory.read(sizeName, limit: 32) else { return 0 }
         return Int(String(decoding: data, as: UTF8.self)) ?? 0
     }
 
-    /// Every line, oldest first.
+    /// Every entry, oldest first (lines that are not entries are skipped).
     func all() throws(FileError) -> [Entry] {
-        guard let data = try FileSystem.read(path, limit: 1 << 30) else { return [] }
-        return data.split(separator: 0x0A).compactMap { Entry(line: Substring(String(decoding: $0, as: UTF8.self))) }
+        guard let data = try log.directory.read(log.name, limit: 1 << 30) else { return [] }
+        return data.split(separator: 0x0A).compactMap { line in
+            line.count <= Self.maximumLineBytes ? Entry(line: Substring(String(decoding: line, as: UTF8.self))) : nil
+        }
     }
 
     /// The chats that changed last, newest first, each once, as many as `limit` of those
     /// `include` accepts: the file is read backwards, a block at a time, until they are
     /// found. `nil` when there is no file to read.
+    ///
+    /// Each byte is read and scanned once: a line longer than any entry (a torn or
+    /// zero-filled tail) is dropped as it is met, never carried and copied again with every
+    /// block before it.
     func newest(_ limit: Int, where include: (ChatID) -> Bool) -> [Entry]? {
-        guard let fd = FileSystem.openLog(path) else { return nil }
-        defer { FileSystem.closeLog(fd) }
-        var end = FileSystem.size(of: fd)
+        guard let file = log.openForReading() else { return nil }
+        defer { file.close() }
+        var end = (try? file.status().size) ?? 0
+        // The start of a line cut by a block's first byte, read with the block before it;
+        // and whether the line that block ends with is too long to be an entry.
         var carry: [UInt8] = []
+        var tailTooLong = false
         var seen: Set<ChatID> = []
         var found: [Entry] = []
         let block = 16 * 1024
         while end > 0 && found.count < limit {
             let start = max(0, end - block)
-            var bytes = FileSystem.read(fd, from: start, limit: end - start) + carry
+            guard var bytes = try? file.read(at: start, upTo: end - start) else { break }
             end = start
-            carry = []
-            // The first line of a block may be cut: it waits for the block before it.
-            if start > 0 {
-                guard let newline = bytes.firstIndex(of: 0x0A) else {
-                    carry = bytes
-                    continue
-                }
-                carry = Array(bytes[..<newline])
-                bytes = Array(bytes[(newline + 1)...])
+            if tailTooLong {
+                guard let last = bytes.lastIndex(of: 0x0A) else { continue }
+                bytes.removeSubrange((last + 1)...)
+                tailTooLong = false
             }
-            for line in bytes.split(separator: 0x0A).reversed() {
+            bytes += carry
+            carry = []
+            if start > 0 {
+                let newline = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+                if newline <= Self.maximumLineBytes {
+                    carry = Array(bytes[..<newline])
+                } else {
+                    tailTooLong = true
+                }
+                guard newline < bytes.endIndex else { continue }
+                bytes.removeSubrange(...newline)
+            }
+            for line in bytes.split(separator: 0x0A).reversed() where line.count <= Self.maximumLineBytes {
                 guard let entry = Entry(line: Substring(String(decoding: line, as: UTF8.self))),
                     include(entry.chat), seen.insert(entry.chat).inserted
                 else { continue }

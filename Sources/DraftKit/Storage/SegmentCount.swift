@@ -10,15 +10,19 @@ struct SegmentCount {
     /// figure from disk can make the sums overflow.
     static let largestSegment = 1 << 20
 
-    /// The file's path.
-    let path: String
-    let temporaryDirectory: String
+    /// The chat's directory, which holds the file.
+    let directory: Directory
+    /// Where the file is written before it is renamed into place.
+    let temporary: Directory
+
+    /// The file's name.
+    static let name = "count"
 
     /// How many full segments the file covers, and the messages they hold; (0, 0) when
     /// there is no usable file.
     func read() -> (segments: Int, messages: Int) {
-        guard let data = try? FileSystem.read(path, limit: 4096),
-            let cache = try? PropertyListDecoder().decode([String: Int].self, from: data),
+        guard let data = try? directory.read(Self.name, limit: 4096),
+            let cache = try? PropertyListInput.decode([String: Int].self, from: data),
             let segments = cache["segments"], let messages = cache["messages"],
             (0...SegmentIndex.maximum).contains(segments), (0...segments * Self.largestSegment).contains(messages)
         else { return (0, 0) }
@@ -30,7 +34,7 @@ struct SegmentCount {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         guard let data = try? encoder.encode(["segments": cache.segments, "messages": cache.messages]) else { return }
-        try? FileSystem.replace(path, with: data, temporaryDirectory: temporaryDirectory, durable: false)
+        try? directory.replace(Self.name, with: data, temporary: temporary, durable: false)
     }
 
     /// These segments just filled up, in order, each with its count: covered too, as far

@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+
+/// A file draftline writes at a path the user gave (`export FILE`, `--trace-file PATH`):
+/// never inside the data directory, and never anything but a regular file.
+///
+/// The path's directory is opened as the user named it (links followed: it is theirs to
+/// choose), and it and every directory above it (`openat` of `..` up to `/`) are compared
+/// with the data directory by device and inode, so no spelling (`DATA/../DATA`, a link to
+/// it, a bind mount of it) reaches a file draftline owns. What is at the name must be a
+/// regular file or nothing: a FIFO, a device, a directory or a link is refused, never
+/// replaced or written through.
+public struct OutputPath {
+    /// The path as given.
+    public let path: String
+    /// The directory the file is in, opened once.
+    let parent: Directory
+    /// The file's name in it.
+    let name: String
+
+    /// Checks `path` against the data directory at `dataDirectory` (which may not exist
+    /// yet: then nothing can be in it).
+    public init(_ path: String, dataDirectory: String?) throws(OutputPathError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let directoryPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw OutputPathError(code: EISDIR, "\(path) names a directory, not a file")
+        }
+        do {
+            parent = try Directory.open(directoryPath, create: false, requirePrivate: false)
+        } catch {
+            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+        }
+        if let dataDirectory, let data = try? Directory.open(dataDirectory, create: false, requirePrivate: false),
+            let identity = try? data.descriptor.status(), try parent.isInside(identity)
+        {
+            throw OutputPathError(
+                code: EPERM, "\(path) is inside the data directory (\(dataDirectory)): give a path outside it")
+        }
+        if let existing = parent.status(of: name), !existing.isRegularFile {
+            throw OutputPathError(
+                code: EEXIST, "\(path) is \(existing.kindName), not a regular file: it is left as it is")
+        }
+    }
+
+    /// Replaces the file with `data`, durably and atomically, mode 0600: written beside
+    /// it, synced, renamed into place, the directory synced.
+    public func replace(with data: Data) throws(OutputPathError) {
+        if let existing = parent.status(of: name), !existing.isRegularFile {
+            throw OutputPathError(
+                code: EEXIST, "\(path) is \(existing.kindName), not a regular file: it is left as it is")
+        }
+        do {
+            try parent.replace(name, with: data, temporary: parent)
+        } catch {
+            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+        }
+    }
+
+    /// Opens the file for appending, made 0600 when missing: a regular file with no other
+    /// name (a hard link could be a file of the data directory).
+    func openForAppending() throws(OutputPathError) -> FileDescriptor {
+        do throws(FileError) {
+            guard let file = try parent.open(name, access: .append, create: .ifMissing) else {
+                throw FileError("open", path: path, code: ENOENT)
+            }
+            if try file.status().links > 1 {
+                file.close()
+                throw FileError("open", path: path, code: 0, detail: "it has other names (hard links)")
+            }
+            return file
+        } catch {
+            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+        }
+    }
+}
+
+/// Why an output path was refused or could not be written: the `errno` (0 when none
+/// applies) and a line that names the path.
+public struct OutputPathError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` value, or 0.
+    public var code: Int32
+    /// What was wrong, naming the path.
+    public var message: String
+
+    public init(code: Int32, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension Directory {
+    /// Whether this directory, or any directory above it, is the one `identity` names
+    /// (`fstat`, then `openat` of `..` until `/`, whose parent is itself).
+    func isInside(_ identity: FileStatus) throws(OutputPathError) -> Bool {
+        var current = descriptor
+        var opened: [FileDescriptor] = []
+        defer { opened.forEach { $0.close() } }
+        var previous: FileStatus?
+        for _ in 0..<4096 {
+            guard let status = try? current.status() else {
+                throw OutputPathError(code: errno, "\(path): cannot tell where it is")
+            }
+            if status.isSameFile(as: identity) { return true }
+            if let previous, previous.isSameFile(as: status) { return false }
+            previous = status
+            let up = openat(current.rawValue, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard up >= 0 else { throw OutputPathError(code: errno, "\(path): cannot tell where it is") }
+            current = FileDescriptor(rawValue: up, path: path + "/..")
+            opened.append(current)
+        }
+        throw OutputPathError(code: ELOOP, "\(path): too deep to tell where it is")
+    }
+}

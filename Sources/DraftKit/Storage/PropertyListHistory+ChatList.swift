@@ -1,0 +1,74 @@
+/// The chat list: each chat's last message, for the chats the index names last.
+extension PropertyListHistory {
+    /// Lists both chat directories and reads each chat's last segment: a cost in the
+    /// number of chats, paid for `/chats all` (and once to build the index). A chat that
+    /// cannot be read is listed without its last message, with a warning.
+    public func chats() throws(StoreError) -> Reading<[ChatSummary]> {
+        var warnings: [StoreWarning] = []
+        let summaries = try chatIDs().compactMap { chat in
+            let reading = summary(of: chat, repair: true)
+            warnings += reading.warnings
+            return reading.value
+        }
+        return Reading(summaries, warnings: warnings)
+    }
+
+    /// The chats the index `recent` names last, newest first, each read for its last
+    /// message only: as many segments as chats shown. A chat whose directory is gone
+    /// since is left out; one that cannot be read is listed with a warning. Without a
+    /// usable index, every chat is read and sorted.
+    public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]> {
+        guard
+            let entries = recent.newest(
+                limit, where: { include($0) && directories.root(of: $0.kind).exists($0.rawValue) })
+        else {
+            var all = try chats()
+            all.value = Array(
+                all.value.filter { include($0.chatID) }.sorted {
+                    ($1.lastActivity, $0.chatID) < ($0.lastActivity, $1.chatID)
+                }
+                .prefix(limit))
+            return all
+        }
+        var warnings: [StoreWarning] = []
+        let summaries = entries.compactMap { entry -> ChatSummary? in
+            let reading = summary(of: entry.chat, repair: true)
+            warnings += reading.warnings
+            guard var summary = reading.value else { return nil }
+            summary.changed = entry.date
+            return summary
+        }
+        return Reading(summaries, warnings: warnings)
+    }
+
+    /// A chat's last message; `nil` when it has none. A chat that cannot be read gives a
+    /// summary without one, and a warning. Without `repair`, a damaged segment is passed
+    /// over as it is (and set aside when a later read meets it).
+    func summary(of chat: ChatID, repair: Bool) -> Reading<ChatSummary?> {
+        var warnings: [StoreWarning] = []
+        do throws(FileError) {
+            guard let folder = try directories.directory(of: chat),
+                let last = segments.lastSegment(of: chat, in: folder)
+            else { return Reading(nil) }
+            // Only the last message is wanted: the others are passed over, not decoded (the
+            // chat list's cost is in what it shows).
+            if let data = try? SegmentStore.bytes(SegmentIndex.name(last), in: folder),
+                let decoded = SegmentCodec.lastMessage(data), let message = decoded
+            {
+                return Reading(ChatSummary(chatID: chat, lastMessage: message))
+            }
+            func read(_ number: Int) throws(FileError) -> [Message]? {
+                if repair { return try segments.read(chat, in: folder, number, repair: true, warnings: &warnings) }
+                return try SegmentStore.decode(SegmentIndex.name(number), in: folder)
+            }
+            var lastMessage = try read(last)?.last
+            if lastMessage == nil, let previous = segments.index.segment(before: last, in: folder) {
+                lastMessage = try read(previous)?.last
+            }
+            return Reading(ChatSummary(chatID: chat, lastMessage: lastMessage), warnings: warnings)
+        } catch {
+            return Reading(
+                ChatSummary(chatID: chat, lastMessage: nil), warnings: warnings + [.chatUnreadable(chat, error.reason)])
+        }
+    }
+}

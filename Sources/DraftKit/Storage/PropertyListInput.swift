@@ -1,0 +1,101 @@
+import Foundation
+
+/// Property-list bytes from outside (a segment, the line history, the contacts, an
+/// import) checked before Foundation sees them, then decoded.
+///
+/// Foundation's XML property-list scanner recurses once per nested element, without
+/// limit: about 10,000 nested `<array>`s (150 KB) overflow the stack and kill the process.
+/// So XML is first scanned here, without recursion, and refused when its elements nest
+/// deeper than ``maximumDepth``. The scan follows Foundation's reading of tags: a tag ends
+/// at its first `>` (quotes do not count), one that ends in `/>` is empty, and comments,
+/// `CDATA` sections, processing instructions and declarations are stepped over; it keeps
+/// the deepest nesting seen, so closing tags cannot hide an earlier depth. Binary property
+/// lists, which Foundation reads without recursing this way, are passed as they are.
+enum PropertyListInput {
+    /// The deepest nesting of XML elements accepted: `plist`, `array`, `dict` and values
+    /// count alike. Messages nest four deep; no file draftline reads needs more than a few.
+    static let maximumDepth = 128
+
+    /// Why bytes were refused before decoding.
+    struct TooDeep: Error, Equatable, CustomStringConvertible {
+        var description: String {
+            "its elements nest deeper than \(PropertyListInput.maximumDepth) levels"
+        }
+    }
+
+    /// Decodes a value, after ``check(_:)``.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try check(data)
+        return try PropertyListDecoder().decode(type, from: data)
+    }
+
+    /// Parses a property list with `PropertyListSerialization`, after ``check(_:)``.
+    static func propertyList(from data: Data) throws -> Any {
+        try check(data)
+        return try PropertyListSerialization.propertyList(from: data, format: nil)
+    }
+
+    /// Throws ``TooDeep`` when the bytes are XML nested deeper than ``maximumDepth``.
+    static func check(_ data: Data) throws(TooDeep) {
+        guard depth(of: data) <= maximumDepth else { throw TooDeep() }
+    }
+
+    /// The deepest nesting of elements in the bytes read as XML (0 for a binary property
+    /// list), in one pass without recursion.
+    static func depth(of data: Data) -> Int {
+        if data.starts(with: Array("bplist".utf8)) { return 0 }
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let lt = UInt8(ascii: "<")
+            let gt = UInt8(ascii: ">")
+            var depth = 0
+            var deepest = 0
+            var index = 0
+            /// The index after the first `terminator` at or after `from`, or the end.
+            func skip(past terminator: [UInt8], from: Int) -> Int {
+                var at = from
+                while at + terminator.count <= bytes.count {
+                    if bytes[at] == terminator[0] && bytes[at..<(at + terminator.count)].elementsEqual(terminator) {
+                        return at + terminator.count
+                    }
+                    at += 1
+                }
+                return bytes.count
+            }
+            func starts(_ prefix: String, at: Int) -> Bool {
+                let utf8 = Array(prefix.utf8)
+                return at + utf8.count <= bytes.count && bytes[at..<(at + utf8.count)].elementsEqual(utf8)
+            }
+            while index < bytes.count {
+                guard bytes[index] == lt else {
+                    index += 1
+                    continue
+                }
+                let next = index + 1
+                if starts("!--", at: next) {
+                    index = skip(past: Array("-->".utf8), from: next + 3)
+                } else if starts("![CDATA[", at: next) {
+                    index = skip(past: Array("]]>".utf8), from: next + 8)
+                } else if starts("?", at: next) {
+                    index = skip(past: Array("?>".utf8), from: next + 1)
+                } else if starts("!", at: next) {
+                    index = skip(past: [gt], from: next)
+                } else if starts("/", at: next) {
+                    depth = max(0, depth - 1)
+                    index = skip(past: [gt], from: next)
+                } else {
+                    let end = skip(past: [gt], from: next)
+                    let isEmpty =
+                        end - 2 > index && end <= bytes.count && bytes[end - 1] == gt
+                        && bytes[end - 2] == UInt8(ascii: "/")
+                    if !isEmpty {
+                        depth += 1
+                        deepest = max(deepest, depth)
+                    }
+                    index = end
+                }
+            }
+            return deepest
+        }
+    }
+}

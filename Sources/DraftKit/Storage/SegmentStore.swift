@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+
+/// The segments of every chat: reading them, setting aside the damaged ones, writing
+/// them, under the data directory's lock where they change.
+///
+/// Each chat is a directory of numbered segments (``SegmentIndex``), opened relative to
+/// ``HistoryDirectories`` for one operation at a time. A segment that does not parse, is
+/// not a regular file or is over the size limit is moved aside unchanged
+/// (`<name>.corrupt-<UTC time>`), with a warning, and an empty one takes its place when the
+/// numbering must keep no gap.
+final class SegmentStore {
+    let directories: HistoryDirectories
+    let lock: FileLock
+    let index = SegmentIndex()
+    /// Dates the names of files moved aside.
+    let clock: @Sendable () -> Date
+    /// Makes chosen writes fail, as a full disk would; for tests only.
+    var faults: Directory.FaultInjector?
+
+    init(directories: HistoryDirectories, lock: FileLock, clock: @escaping @Sendable () -> Date) {
+        self.directories = directories
+        self.lock = lock
+        self.clock = clock
+    }
+
+    /// A chat's path relative to the data directory, for messages.
+    static func relativePath(of chat: ChatID) -> String {
+        HistoryDirectories.name(of: chat.kind) + "/" + chat.rawValue
+    }
+
+    /// The index of a chat's last segment (``SegmentIndex/lastSegment(of:in:)``).
+    func lastSegment(of chat: ChatID, in directory: Directory) -> Int? {
+        index.lastSegment(of: chat, in: directory)
+    }
+
+    /// Reads one segment; `nil` when it does not exist. A damaged one is moved aside (a
+    /// warning is added) and, when `repair` is set, replaced by an empty one under the
+    /// lock, so the numbering keeps no gap.
+    func read(
+        _ chat: ChatID, in directory: Directory, _ number: Int, repair: Bool, warnings: inout [StoreWarning]
+    ) throws(FileError) -> [Message]? {
+        let name = SegmentIndex.name(number)
+        if let messages = try Self.decode(name, in: directory) { return messages }
+        guard directory.exists(name) else { return nil }
+        try lock.withLock { () throws(FileError) in
+            // Another process may have repaired or replaced it meanwhile.
+            guard directory.exists(name), try Self.decode(name, in: directory) == nil else { return }
+            warnings.append(try quarantine(name, of: chat, in: directory))
+            // The cache may cover what was moved aside: count again from nothing.
+            try? directory.remove(SegmentCount.name)
+            if repair { try write([], to: directory, number) }
+        }
+        return []
+    }
+
+    /// A segment's messages; `nil` when it is missing or damaged. Errors that say nothing
+    /// about the file itself (a permission, a device error) are thrown.
+    static func decode(_ name: String, in directory: Directory) throws(FileError) -> [Message]? {
+        guard let data = try bytes(name, in: directory) else { return nil }
+        return SegmentCodec.decode(data)
+    }
+
+    /// A segment's bytes; `nil` when it is missing, or is no regular file of a readable
+    /// size (damage, to be moved aside). Other errors are thrown.
+    static func bytes(_ name: String, in directory: Directory) throws(FileError) -> Data? {
+        do {
+            return try directory.read(name)
+        } catch {
+            if error.code == 0 || error.code == EFBIG || error.code == EISDIR || error.code == ELOOP { return nil }
+            throw error
+        }
+    }
+
+    /// Moves a damaged file aside under a dated name; the warning that says so.
+    private func quarantine(_ name: String, of chat: ChatID, in directory: Directory) throws(FileError) -> StoreWarning
+    {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+        let stamp = formatter.string(from: clock()).replacingOccurrences(of: ":", with: "")
+        var aside = "\(name).corrupt-\(stamp)"
+        var attempt = 1
+        while directory.exists(aside) {
+            attempt += 1
+            aside = "\(name).corrupt-\(stamp)-\(attempt)"
+        }
+        try directory.rename(name, to: aside)
+        return .movedAside(chat, file: Self.relativePath(of: chat) + "/" + aside)
+    }
+
+    /// Writes one segment (``Directory/replace(_:with:temporary:durable:faults:)``).
+    func write(_ messages: [Message], to directory: Directory, _ number: Int, durable: Bool = true) throws(FileError) {
+        let name = SegmentIndex.name(number)
+        let data = try SegmentCodec.encode([messages], path: directory.path(of: name))[0]
+        try replace(number, in: directory, with: data, durable: durable)
+    }
+
+    /// Replaces one segment with encoded bytes.
+    func replace(_ number: Int, in directory: Directory, with data: Data, durable: Bool) throws(FileError) {
+        try directory.replace(
+            SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable, faults: faults)
+    }
+
+    /// Remembers a chat's last segment (``SegmentIndex/noteLastSegment(_:_:in:temporary:)``).
+    func noteLastSegment(_ chat: ChatID, _ number: Int, in directory: Directory) {
+        index.noteLastSegment(chat, number, in: directory, temporary: directories.temporary)
+    }
+
+    /// The count file of a chat.
+    func countFile(in directory: Directory) -> SegmentCount {
+        SegmentCount(directory: directory, temporary: directories.temporary)
+    }
+}
