@@ -74,9 +74,10 @@ docs: setup
 		--fallback-display-name DraftKit --fallback-bundle-identifier org.draftline.DraftKit \
 		--output-path .build/docs --analyze
 
-# Rewrites the man page's command table from the command declarations (a test checks it).
+# Rewrites the command tables of the man page and the README from the command declarations
+# (a test checks both).
 man: setup
-	$(SWIFT) run draftline-man Documentation/draftline.1
+	$(SWIFT) run draftline-man Documentation/draftline.1 README.md
 
 # Installs draftline and its man page under PREFIX (default /usr/local).
 install: setup

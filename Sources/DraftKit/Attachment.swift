@@ -21,6 +21,15 @@ public struct Attachment: Equatable, Sendable {
         }
     }
 
+    /// Why a path cannot be attached.
+    public enum Problem: Equatable, Sendable {
+        case directory, fifo, device, socket, notRegular, notReadable
+        /// Larger than ``Attachment/maximumSize``: its size in bytes.
+        case tooLarge(Int64)
+        /// `stat` failed with this `errno`.
+        case system(Int32)
+    }
+
     /// The file's name, for display.
     public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
 
@@ -37,19 +46,19 @@ public struct Attachment: Equatable, Sendable {
         if !absolute.hasPrefix("/") { absolute = workingDirectory + "/" + absolute }
         var info = stat()
         guard stat(absolute, &info) == 0 else {
-            throw errno == ENOENT ? .fileMissing(path) : .fileUnusable(path, String(cString: strerror(errno)))
+            throw errno == ENOENT ? .fileMissing(path) : .fileUnusable(path, .system(errno))
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw .fileUnusable(path, "it is a directory")
-        case S_IFIFO: throw .fileUnusable(path, "it is a FIFO")
-        case S_IFCHR, S_IFBLK: throw .fileUnusable(path, "it is a device")
-        case S_IFSOCK: throw .fileUnusable(path, "it is a socket")
-        default: throw .fileUnusable(path, "it is not a regular file")
+        case S_IFDIR: throw .fileUnusable(path, .directory)
+        case S_IFIFO: throw .fileUnusable(path, .fifo)
+        case S_IFCHR, S_IFBLK: throw .fileUnusable(path, .device)
+        case S_IFSOCK: throw .fileUnusable(path, .socket)
+        default: throw .fileUnusable(path, .notRegular)
         }
-        guard access(absolute, R_OK) == 0 else { throw .fileUnusable(path, "it is not readable") }
+        guard access(absolute, R_OK) == 0 else { throw .fileUnusable(path, .notReadable) }
         guard Int64(info.st_size) <= maximumSize else {
-            throw .fileUnusable(path, "it is \(info.st_size / 1024 / 1024) MiB; the limit is 100 MiB")
+            throw .fileUnusable(path, .tooLarge(Int64(info.st_size)))
         }
         return Attachment(path: absolute)
     }

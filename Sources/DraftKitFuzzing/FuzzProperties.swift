@@ -29,10 +29,10 @@ public enum FuzzProperties {
     /// never typed or a key byte as text.
     public static func commandParser(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
-        do {
-            _ = try Command(parsing: "/" + text)
+        do throws(DraftlineError) {
+            _ = try Command(parsing: "/" + text, capabilities: Capabilities(editLine: true, tourChapters: ["story"]))
         } catch {
-            let shown = TerminalText.visible(error.description, keepNewlines: false)
+            let shown = Presenter().line(for: error).text
             if shown.isEmpty || shown.unicodeScalars.contains(where: isTerminalControl) {
                 return "error message \(shown.debugDescription) is empty or drives the terminal"
             }

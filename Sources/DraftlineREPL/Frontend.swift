@@ -8,14 +8,17 @@ import DraftKit
 public final class Frontend {
     /// The session, as data.
     public let session: Session
-    /// Turns its reports into lines.
-    public var presenter: Presenter
+    /// Turns its reports into lines; its words are also the demo peers' script.
+    public var presenter: Presenter {
+        didSet { session.peers?.script = presenter.demoPeerScript }
+    }
     /// Sees every event's reports, before they become lines (the trace file).
     public var onReports: (([Report]) -> Void)?
 
     public init(_ session: Session, presenter: Presenter = Presenter()) {
         self.session = session
         self.presenter = presenter
+        session.peers?.script = presenter.demoPeerScript
     }
 
     /// What one event produced, for a front end: lines to show, then what to do.
@@ -31,7 +34,7 @@ public final class Frontend {
     public func handle(_ event: InputEvent) -> Response {
         let outcome = session.handle(event)
         onReports?(outcome.reports)
-        return Response(lines: presenter.lines(for: outcome.reports, in: session), effects: outcome.effects)
+        return Response(lines: lines(for: outcome.reports), effects: outcome.effects)
     }
 
     /// The demo peers' due answers stored (unless `answering` is off), then what `feed`
@@ -46,11 +49,13 @@ public final class Frontend {
             default: return false
             }
         }
-        return (presenter.lines(for: reports, in: session), arrived)
+        return (lines(for: reports), arrived)
     }
 
     /// The lines for reports the session made outside an event (the draft map).
-    public func lines(for reports: [Report]) -> [OutputLine] { presenter.lines(for: reports, in: session) }
+    public func lines(for reports: [Report]) -> [OutputLine] {
+        presenter.lines(for: reports, identity: session.identity, tracing: session.isTracing)
+    }
 
     /// What the completion key does with this text before the cursor.
     public func complete(_ before: String) -> Completion { session.complete(before) }

@@ -2,14 +2,14 @@ import DraftKit
 
 /// The man page's command table, made from the command declarations.
 public enum ManPage {
-    /// The line before the generated table in `Documentation/draftline.1`.
-    public static let beginMarker = #".\" Commands: made from CommandCatalogue by 'make man'; do not edit by hand."#
-    /// The line after it.
-    public static let endMarker = #".\" End of the commands."#
+    /// Where the table sits in `Documentation/draftline.1`.
+    public static let section = GeneratedSection(
+        begin: #".\" Commands: made from CommandCatalogue by 'make man'; do not edit by hand."#,
+        end: #".\" End of the commands."#)
 
-    /// The table, in troff: one tagged paragraph per command.
-    public static func commandTable() -> String {
-        var lines = [beginMarker]
+    /// The table, in troff: one tagged paragraph per command, its other forms below it.
+    public static func commandTable() -> [String] {
+        var lines: [String] = []
         for spec in CommandCatalogue.all {
             lines.append(".TP")
             let arguments = spec.arguments.map(\.usage).joined(separator: " ")
@@ -17,18 +17,16 @@ public enum ManPage {
                 arguments.isEmpty
                     ? ".B /\(escape(spec.name))" : ".BI \"/\(escape(spec.name)) \" \"\(escape(arguments))\"")
             lines.append(escape(spec.summary.prefix(1).uppercased() + spec.summary.dropFirst()) + ".")
+            for form in spec.forms {
+                lines += [".br", ".B \"\(escape(form))\""]
+            }
         }
-        lines.append(endMarker)
-        return lines.joined(separator: "\n")
+        return lines
     }
 
-    /// The man page with its command table replaced by the current one.
-    public static func updating(_ page: String) -> String? {
-        guard let begin = page.range(of: beginMarker), let end = page.range(of: endMarker),
-            begin.lowerBound < end.lowerBound
-        else { return nil }
-        return String(page[..<begin.lowerBound]) + commandTable() + String(page[end.upperBound...])
-    }
+    /// The man page with its command table replaced by the current one; `nil` without
+    /// the markers.
+    public static func updating(_ page: String) -> String? { section.replacing(in: page, with: commandTable()) }
 
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "-", with: "\\-")

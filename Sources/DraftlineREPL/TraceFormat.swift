@@ -30,14 +30,16 @@ public enum TraceFormat: String, Sendable {
                     "time": Self.stamp(time), "event": "arrived", "chat": message.chatID, "from": message.author,
                     "messageID": message.messageID, "type": message.type, "text": message.content, "screen": screen,
                 ])
-            case (.json, .arrivedElsewhere(let message, let chat, let unread)):
+            case (.json, .arrivedElsewhere(let message, let chat, let unread, _)):
                 return Self.json([
                     "time": Self.stamp(time), "event": "arrived-elsewhere", "chat": chat.rawValue,
                     "from": message.author, "messageID": message.messageID, "type": message.type,
                     "text": message.content, "unread": unread, "screen": screen,
                 ])
             case (.json, .error(.notSent(let reason))), (.json, .error(.notSentSetAside(let reason, _))):
-                return Self.json(["time": Self.stamp(time), "event": "failed", "reason": reason, "screen": screen])
+                return Self.json([
+                    "time": Self.stamp(time), "event": "failed", "reason": reason.description, "screen": screen,
+                ])
             case (.debuglog, .draft(let event)):
                 switch event.kind {
                 case .saved: return "inputKey_save:\(event.key.rawValue)"

@@ -49,7 +49,7 @@ enum Draftline {
         Console.decideColour(environment: environment, terminal: terminal && isatty(2) == 1)
         if options.tour {
             guard terminal else {
-                Console.write("draftline: \(DraftlineError.tourNeedsTerminal)\n", to: .error)
+                Console.write("draftline: \(Presenter().describe(.tourNeedsTerminal))\n", to: .error)
                 return ExitStatus.failure
             }
             return TerminalREPL.playTour(options: options)

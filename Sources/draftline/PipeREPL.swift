@@ -26,7 +26,8 @@ struct PipeREPL {
             number += 1
             switch line {
             case .tooLong(let bytes):
-                Console.show([OutputLine(.error, "line \(number): \(DraftlineError.lineTooLong(bytes))")])
+                let refusal = frontend.presenter.describe(.lineTooLong(bytes))
+                Console.show([OutputLine(.error, "line \(number): \(refusal)")])
             case .text(let text, let repaired):
                 if repaired {
                     Console.show([

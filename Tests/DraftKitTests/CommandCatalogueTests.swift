@@ -1,83 +1,210 @@
 import DraftKit
 import DraftlineREPL
+import DraftlineTestSupport
 import Foundation
 import Testing
 
-/// Every declared command, walked through the parser, `/help`, Tab completion and the
-/// man page: a command added to the catalogue is checked here without a line of test.
+/// The command declarations against what is written here by hand: each usage line, a line
+/// that gives every argument, and what the parser, `/help`, Tab, the man page and the
+/// README make of them. Nothing is checked against the data it was made from.
 @Suite("The command declarations")
 struct CommandCatalogueTests {
-    /// A valid word for each kind of argument.
-    static func sample(_ argument: Argument) -> String {
-        switch argument.kind {
-        case .globalKey: return "alice"
-        case .commentKind: return "tweet"
-        case .commentID: return "7"
-        case .replyTarget: return "@bob"
-        case .path: return "/etc/hostname"
-        case .word: return "1"
-        case .latitude: return "52.5"
-        case .longitude: return "-13.25"
-        case .text: return "Main St"
-        case .count(let range): return String(range.lowerBound)
-        case .onOff: return "on"
-        case .speed: return "2"
-        case .seconds: return "0.5"
-        case .choice(let words): return words[0]
-        }
+    /// Every command, in `/help`'s order: its usage line as a person reads it, and a line
+    /// that gives every argument.
+    static let written: [(name: String, usage: String, full: String)] = [
+        ("open", "/open <global_key>", "/open alice"),
+        ("profile", "/profile [global_key]", "/profile bob"),
+        ("back", "/back", "/back"),
+        ("comment", "/comment tweet|topic|task <id> [@key]", "/comment tweet 7 @bob"),
+        ("attach", "/attach <path>", "/attach /etc/hostname"),
+        ("detach", "/detach [n]", "/detach 1"),
+        ("location", "/location <lat> <lon> [address]", "/location 52.5 -13.25 Main St"),
+        ("history", "/history [n]", "/history 5"),
+        ("chats", "/chats [n|all]", "/chats all"),
+        ("drafts", "/drafts", "/drafts"),
+        ("discard", "/discard", "/discard"),
+        ("undo", "/undo", "/undo"),
+        ("trace", "/trace on|off", "/trace on"),
+        ("tour", "/tour [chapter] [speed]", "/tour undo 2"),
+        ("expect", "/expect <check>", "/expect screen home"),
+        ("wait", "/wait [n] [seconds]", "/wait 2 0.5"),
+        ("help", "/help", "/help"),
+        ("quit", "/quit", "/quit"),
+    ]
+
+    /// What a terminal with a tour can do.
+    static let capabilities = Capabilities(editLine: true, tourChapters: ["story", "undo"])
+
+    static func parse(_ line: String) throws(DraftlineError) -> Command {
+        try Command(parsing: line, capabilities: capabilities)
     }
 
-    static var names: [String] { CommandCatalogue.all.map(\.name) }
+    @Test func everyCommandIsWrittenHereInHelpsOrder() {
+        #expect(CommandCatalogue.all.map(\.name) == Self.written.map(\.name))
+    }
 
-    @Test(arguments: names)
-    func parsesWithEveryArgumentAndRefusesMissingAndExtraOnes(_ name: String) throws {
+    @Test(arguments: written.map(\.name))
+    func itsUsageLineIsAsWritten(_ name: String) throws {
         let spec = try #require(CommandCatalogue.spec(named: name))
-        let full = (["/" + name] + spec.arguments.map(Self.sample)).joined(separator: " ")
-        #expect(try Command(parsing: full).spec.name == name)
-        let required = spec.arguments.filter { !$0.isOptional }
-        let minimal = (["/" + name] + required.map(Self.sample)).joined(separator: " ")
-        #expect(try Command(parsing: minimal).spec.name == name)
-        if !required.isEmpty {
-            #expect(throws: DraftlineError.missingArgument(usage: spec.usage)) {
-                try Command(parsing: "/" + name)
-            }
-        }
+        #expect(spec.usage == Self.written.first { $0.name == name }?.usage)
+    }
+
+    @Test(arguments: written.map(\.name))
+    func itsFullLineParsesAndExtraOrMissingWordsAreRefused(_ name: String) throws {
+        let spec = try #require(CommandCatalogue.spec(named: name))
+        let full = try #require(Self.written.first { $0.name == name }?.full)
+        #expect(try Self.parse(full).spec.name == name)
         if spec.arguments.last?.takesRest != true {
             #expect(throws: DraftlineError.unexpectedArgument("extra", usage: spec.usage)) {
-                try Command(parsing: full + " extra")
+                try Self.parse(full + " extra")
+            }
+        }
+        if spec.arguments.contains(where: { !$0.isOptional }) {
+            #expect(throws: DraftlineError.missingArgument(usage: spec.usage)) { try Self.parse("/" + name) }
+        }
+    }
+
+    /// The values reach each action typed and in their places, defaults included.
+    @Test func actionsGetTheirArgumentsTypedAndInOrder() throws {
+        let history = InMemoryHistory()
+        let session = Session(contacts: ContactBook(), history: history, capabilities: Self.capabilities)
+        func run(_ line: String) throws -> Outcome { try Self.parse(line).run(in: session) }
+        #expect(try run("/tour undo 2").effects == [.playTour(chapter: "undo", speed: 2)])
+        #expect(try run("/tour 2").effects == [.playTour(chapter: nil, speed: 2)])
+        #expect(try run("/tour").effects == [.playTour(chapter: nil, speed: 1)])
+        #expect(try run("/wait").effects == [.wait(count: 1, seconds: CommandCatalogue.defaultWaitSeconds)])
+        #expect(try run("/wait 3").effects == [.wait(count: 3, seconds: CommandCatalogue.defaultWaitSeconds)])
+        #expect(try run("/wait 0.5").effects == [.wait(count: 1, seconds: 0.5)])
+        #expect(try run("/wait 2 .25").effects == [.wait(count: 2, seconds: 0.25)])
+        _ = try run("/comment task 42 @bob")
+        #expect(try session.screen == .chat(.comment(.task, id: 42, replyTo: GlobalKey(validating: "bob"))))
+        _ = try run("/open alice")
+        let sent = try run("/location 52.5 -13.25  Main St ").reports
+        guard case .sent(let message)? = sent.first else {
+            Issue.record("\(sent)")
+            return
+        }
+        #expect((message.latitude, message.longitude, message.address) == (52.5, -13.25, "Main St "))
+        #expect(try run("/trace on").reports == [.tracing(true)])
+        #expect(try run("/trace off").reports == [.tracing(false)])
+    }
+
+    /// One number grammar, decimal, for every number a command takes.
+    @Test(arguments: [
+        "/wait 0x10", "/wait 1 0x1p3", "/wait 1 1e2", "/wait 1 inf", "/wait 1 nan", "/location 0x10 0",
+        "/location 1e1 0", "/location 1 -inf", "/history 0x10", "/history +5", "/history ٣", "/chats 1e3",
+        "/comment tweet 0x7", "/comment tweet -7", "/detach 0x1", "/detach 0", "/tour undo 0x2", "/tour 1e2",
+        "/wait 1 0", "/tour 0", "/history 1001", "/location 91 0", "/location 0 -180.5",
+        "/wait 99999999999999999999",
+    ])
+    func aNumberIsDecimalAndInRangeOrRefused(_ line: String) {
+        do throws(DraftlineError) {
+            _ = try Self.parse(line)
+            Issue.record("\(line) was taken")
+        } catch {
+            guard case .invalidArgument = error else {
+                Issue.record("\(line): \(error)")
+                return
             }
         }
     }
 
-    @Test(arguments: names)
-    func helpAndTheManPageShowItsUsageAndSummary(_ name: String) throws {
-        let spec = try #require(CommandCatalogue.spec(named: name))
-        let frontend = Frontend(Session(contacts: ContactBook(), history: InMemoryHistory()))
+    @Test(arguments: [
+        ("/o", Completion.insert("pen ")), ("/open al", .insert("ice")),
+        ("/comment t", .list(["tweet", "topic", "task"])),
+        ("/comment topic 7 @b", .insert("ob")), ("/trace o", .list(["on", "off"])), ("/chats a", .insert("ll")),
+        ("/tour u", .insert("ndo")), ("/expect n", .insert("o-draft")), ("/expect l", .insert("ast-message")),
+        ("/history ", .none), ("/profile ", .list(["alice", "bob", "carol", "dmitri"])),
+    ])
+    func tabOffersWhatEachArgumentTakes(_ before: String, _ expected: Completion) {
+        let session = Session(
+            contacts: ContactBook(Array(ContactBook.demo.prefix(4))), history: InMemoryHistory(),
+            capabilities: Self.capabilities)
+        #expect(session.complete(before) == expected)
+    }
+
+    @Test func helpShowsEachUsageAndFitsEightyColumns() {
+        let help = Frontend(Session(contacts: ContactBook(), history: InMemoryHistory())).handle(.line("/help")).lines
+            .map(\.text)
+        for (_, usage, _) in Self.written {
+            #expect(help.contains { $0.hasPrefix("  " + usage + " ") || $0 == "  " + usage }, "\(usage)")
+        }
+        #expect(help.contains("  /open <global_key>        open a user's private chat, its draft in the line"))
+        #expect(help.contains("    /expect draft <key> [\"text\"] [cursor n] [media n]"))
+        #expect(help.allSatisfy { $0.count <= 80 }, "\(help.filter { $0.count > 80 })")
+    }
+
+    /// Bindings from `~/.editrc`, as the line editor lists them: none, a short one, a key
+    /// sequence longer than a line, a terminal's key.
+    static let bindings: [[String: [String]]] = [
+        [:], ["draftline-back": ["^T"]], ["draftline-profile": [String(repeating: "^X", count: 45) + "p"]],
+        ["draftline-drafts": ["^[[1;5P"]], ["draftline-open": [String(repeating: "x", count: 100)]],
+    ]
+
+    @Test(arguments: bindings)
+    func helpFitsEightyColumnsAtAnyBinding(_ bound: [String: [String]]) {
+        let keys = KeyLabels(bound: bound)
+        let frontend = Frontend(
+            Session(contacts: ContactBook(), history: InMemoryHistory()), presenter: Presenter(keys: keys))
         let help = frontend.handle(.line("/help")).lines.map(\.text)
-        #expect(help.contains { $0.contains(spec.usage) && $0.hasSuffix(spec.summary) }, "\(help)")
-        #expect(ManPage.commandTable().contains(".BI \"/\(name) \"") || ManPage.commandTable().contains(".B /\(name)"))
+        #expect(help.allSatisfy { $0.count <= 80 }, "\(help.filter { $0.count > 80 })")
+        // Each key is named whole, whatever lines it takes.
+        let text = help.joined().filter { $0 != " " }
+        for key in LeaveKey.allCases { #expect(text.contains(keys[key].filter { $0 != " " } + "draftline-")) }
+        #expect(text.contains(keys.draftMap.filter { $0 != " " } + "draftline-drafts"))
     }
 
-    @Test(arguments: names)
-    func tabCompletesItsNameAndItsFirstArgument(_ name: String) throws {
-        let spec = try #require(CommandCatalogue.spec(named: name))
-        let session = Session(contacts: ContactBook(), history: InMemoryHistory())
-        switch session.complete("/" + name.prefix(1)) {
-        case .insert(let rest): #expect(("/" + name.prefix(1) + rest).hasPrefix("/" + name) || name.count == 1)
-        case .list(let names): #expect(names.contains("/" + name))
-        case .none: Issue.record("/\(name.prefix(1)) completes nothing")
+    /// The man page as `man` shows it, read back by groff: every usage line, as written.
+    @Test func theManPageShowsEachUsageAsWritten() throws {
+        let page = try String(
+            contentsOf: Self.repository.appendingPathComponent("Documentation/draftline.1"), encoding: .utf8)
+        #expect(ManPage.updating(page) == page, "run 'make man' to make the table from the declarations")
+        let result = try Fixture.run(
+            "/usr/bin/groff", arguments: ["-man", "-Tutf8", "-P", "-cbou", "-rLL=200n"],
+            environment: ProcessInfo.processInfo.environment, input: Data(page.utf8), timeout: 20)
+        let shown = String(decoding: result.output, as: UTF8.self).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        for (_, usage, _) in Self.written {
+            // A short tag shares its line with the summary.
+            #expect(shown.contains { $0 == usage || $0.hasPrefix(usage + "  ") }, "\(usage)")
         }
-        #expect(session.complete("/" + name) == .insert(" "))
-        if let first = spec.arguments.first, case .globalKey = first.kind {
-            #expect(session.complete("/\(name) al") == .insert("ice"))
-        }
+        #expect(shown.contains("/expect last-message [\"text\"] [from global_key] [type t]"))
     }
 
-    @Test func theManPageHoldsTheCurrentTable() throws {
-        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Documentation/draftline.1")
-        let text = try String(contentsOf: page, encoding: .utf8)
-        #expect(ManPage.updating(text) == text, "run 'make man' to make the table from the declarations")
+    /// The README's table, read as Markdown: one row per command, its usage as written.
+    @Test func theReadmeTableShowsEachUsageAsWritten() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(ReadmeCommands.updating(readme) == readme, "run 'make man' to make the table from the declarations")
+        let table = try #require(
+            readme.range(of: ReadmeCommands.section.begin).flatMap { begin in
+                readme.range(of: ReadmeCommands.section.end).map { readme[begin.upperBound..<$0.lowerBound] }
+            })
+        let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `/") }.map { row in
+            let first = Self.cells(row).first ?? ""
+            return first.hasPrefix("`") && first.hasSuffix("`") ? String(first.dropFirst().dropLast()) : first
+        }
+        #expect(rows == Self.written.map(\.usage) + ["//text"])
+    }
+
+    /// A Markdown table row's cells, split at each `|` that is not escaped, `\|` read as `|`.
+    static func cells(_ row: Substring) -> [String] {
+        var cells: [String] = []
+        var cell = ""
+        var escaped = false
+        for character in row.dropFirst() {
+            if escaped {
+                cell.append(character == "|" ? "|" : "\\\(character)")
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "|" {
+                cells.append(cell.trimmingCharacters(in: .whitespaces))
+                cell = ""
+            } else {
+                cell.append(character)
+            }
+        }
+        return cells
     }
 
     @Test(arguments: ["/stats", "/qui", "/quit2", "/", "/ open"])
@@ -94,4 +221,7 @@ struct CommandCatalogueTests {
         #expect(!session.hasQuit)
         #expect(session.drafts.count == 1)
     }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 }

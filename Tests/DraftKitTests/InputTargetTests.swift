@@ -207,7 +207,7 @@ struct InputTargetTests {
         type("/trace on")
         type("/open alice")
         var lines = session.handle(.leave(.profile, TextDraft(text: "abc"))).lines.map(\.text)
-        #expect(lines.first == "trace: saved privateMessage_alice (^Xp (draftline-profile)) \"abc\" cursor 3")
+        #expect(lines.first == "trace: saved privateMessage_alice (^X p (draftline-profile)) \"abc\" cursor 3")
         lines = type("/back").map(\.text)
         #expect(lines.contains("trace: restored privateMessage_alice (entering alice) \"abc\" cursor 3"))
         lines = type("abc").map(\.text)

@@ -147,7 +147,7 @@ struct LiveConversationTests {
         now += 0.5
         #expect(me.receive(from: feed).lines.map(\.text) == ["  bob: got it: “first message, long enough to…”"])
         now += 2
-        #expect(me.receive(from: feed).lines.map(\.text) == ["  bob: " + DemoPeers.script[1]])
+        #expect(me.receive(from: feed).lines.map(\.text) == ["  bob: " + Presenter().demoPeerScript[1]])
         #expect(peers.secondsToNextAnswer == nil)
         // The user's IDs and the peer's stay apart even with a pinned clock.
         let ids = history.messages(ChatID("bob")!).map(\.messageID)

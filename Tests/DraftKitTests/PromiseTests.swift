@@ -195,15 +195,12 @@ struct PromiseTests {
     }
 
     @Test func everyKeyIsNamedAsItIsBound() {
-        var keys = KeyLabels.defaults
-        keys[.back] = "^T"
-        keys[.profile] = "^Y"
-        session.presenter.keys = keys
+        session.presenter.keys = KeyLabels(bound: ["draftline-back": ["^Xb", "^T"], "draftline-profile": ["^Y"]])
         type("/trace on")
         type("/open alice")
         let output = session.handle(.leave(.profile, TextDraft(text: "x"))).lines
         #expect(output.first?.text.contains("(^Y (draftline-profile))") == true, "\(output)")
         #expect(output.contains { $0.text == "/back or ^T returns" })
-        #expect(type("/help").contains { $0.text.hasPrefix("  ^T   draftline-back ") })
+        #expect(type("/help").contains { $0.text.hasPrefix("  ^T    draftline-back ") })
     }
 }

@@ -52,7 +52,7 @@ struct TourTests {
             "draft for privateMessage_alice is back: \"Friday works\"",
         ],
         "empty": [
-            "trace: removed privateMessage_bob (^Xb with an empty line)",
+            "trace: removed privateMessage_bob (^X b with an empty line)",
             "trace: cleared privateMessage_bob (a blank line sends nothing)", "draft for privateMessage_bob is back",
         ],
         "comments": [
@@ -61,7 +61,7 @@ struct TourTests {
         ],
         "cursor": ["\"Meet at the station\" cursor 12", "you: Meet at the north station"],
         "keys": [
-            "trace: saved privateMessage_dmitri (^X/ (draftline-command))",
+            "trace: saved privateMessage_dmitri (^X / (draftline-command))",
             "trace: discarded privateMessage_dmitri (Ctrl-C abandons the line", "1 unsent draft would be forgotten",
         ],
         "media": ["attached: 1) photo.png [image]", "you: [image photo.png]", "you: Look!"],

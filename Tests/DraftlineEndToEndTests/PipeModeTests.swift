@@ -144,9 +144,9 @@ struct ExpectationTests {
 
     @Test func expectationsSayWhatHeldAndWhatWasFound() throws {
         let script = [
-            "/open alice", "hello", "/expect last-message hello", "/expect last-message nope", "more\u{18}b",
-            "/expect draft privateMessage_alice more", "/expect no-draft privateMessage_bob", "/expect screen home",
-            "/expect media privateMessage_alice 1", "/expect sideways",
+            "/open alice", "hello", "/expect last-message \"hello\"", "/expect last-message \"nope\"", "more\u{18}b",
+            "/expect draft privateMessage_alice \"more\"", "/expect no-draft privateMessage_bob", "/expect screen home",
+            "/expect draft privateMessage_alice media 1", "/expect sideways",
         ]
         let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
@@ -159,8 +159,8 @@ struct ExpectationTests {
         #expect(
             result.error.split(separator: "\n") == [
                 "error: expectation failed: last message is \"nope\"; found \"hello\"",
-                "error: expectation failed: privateMessage_alice has 1 attached; found 0",
-                "error: unexpected 'sideways': usage is /expect draft|no-draft|media|last-message|screen [details]",
+                "error: expectation failed: draft privateMessage_alice media 1; found media 0",
+                "error: 'sideways': use draft, no-draft, messages, last-message, screen",
             ])
     }
 

@@ -134,7 +134,7 @@ struct RandomKeystrokeTests {
 struct TraceParsingTests {
     @Test func savedDraftIsReadFromTerminalLines() {
         let output =
-            "x\r\ntrace: saved privateMessage_alice (^Xp (draftline-profile)) \"a \"b\" cursor 3\" cursor 7\r\nmore\r\n"
+            "x\r\ntrace: saved privateMessage_alice (^X p (draftline-profile)) \"a \"b\" cursor 3\" cursor 7\r\nmore\r\n"
         #expect(RandomKeystrokeTests.savedDraft(in: output)?.text == "a \"b\" cursor 3")
         #expect(RandomKeystrokeTests.savedDraft(in: output)?.cursor == 7)
         #expect(RandomKeystrokeTests.savedDraft(in: "trace: removed privateMessage_alice (x)\r\n") == nil)

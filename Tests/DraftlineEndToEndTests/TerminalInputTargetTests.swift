@@ -21,7 +21,7 @@ struct TerminalInputTargetTests {
         try terminal.waitForPrompt("alice> ")
         try terminal.send("look\u{18}p")
         try terminal.waitFor(
-            "trace: saved privateMessage_alice (^Xp (draftline-profile)) \"look\" cursor 4, 1 attached")
+            "trace: saved privateMessage_alice (^X p (draftline-profile)) \"look\" cursor 4, 1 attached")
         try terminal.waitForPrompt("profile alice> ")
         try terminal.send("/back\r")
         try terminal.waitFor("trace: restored privateMessage_alice")

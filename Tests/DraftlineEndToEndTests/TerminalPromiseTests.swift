@@ -193,7 +193,7 @@ struct TerminalPromiseTests {
         try terminal.waitFor("/back or ^Y returns")
         try terminal.waitForPrompt("profile alice> ")
         try terminal.send("/help\r")
-        try terminal.waitFor("  ^T   draftline-profile")
+        try terminal.waitFor("  ^T    draftline-profile")
         try terminal.waitForPrompt("profile alice> ")
         #expect(try terminal.quit() == .exited(0))
     }

@@ -3,6 +3,8 @@ import Foundation
 /// One line of the chat list and the drafts waiting under it.
 public struct ChatListEntry: Equatable, Sendable {
     public var chatID: ChatID
+    /// The other person's name, for a private chat whose contact has one.
+    public var name: String?
     /// The last message, when there is one and it could be read.
     public var lastMessage: Message?
     /// The drafts of input targets in this chat (a thread has one per reply target).

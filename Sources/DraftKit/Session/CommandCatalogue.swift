@@ -1,107 +1,77 @@
-/// Every command draftline has, in the order `/help` shows them: each declared once.
+/// Every command draftline has, in the order `/help` shows them: each declared once, with
+/// its action.
 public enum CommandCatalogue {
     /// How many messages `/history` shows when not told.
     public static let defaultHistoryCount = 20
-    /// The counts `/history` accepts.
-    public static let historyRange = 1...1000
     /// How many chats `/chats` shows when not told.
     public static let defaultChatCount = 20
-    /// The counts `/chats` accepts (besides `all`).
-    public static let chatCountRange = 1...100_000
-    /// The counts `/wait` accepts.
-    public static let waitRange = 1...1000
     /// How long `/wait` waits when not told.
     public static let defaultWaitSeconds = 10.0
-    /// What `/expect` checks: `draft <key> <text>`, `no-draft <key>`, `media <key> <n>`,
-    /// `last-message <text>`, `screen <home|user|profile user|kind id>`.
-    public static let expectations = ["draft", "no-draft", "media", "last-message", "screen"]
 
     /// The declarations.
     public static let all: [CommandSpec] = [
-        CommandSpec(
-            "open", [Argument("global_key", .globalKey)],
-            "open the private chat with a user, its draft in the edit line"
-        ) {
-            session, arguments throws(DraftlineError) in Outcome(try session.open(arguments.key(0)!))
+        CommandSpec("open", .globalKey(), summary: "open a user's private chat, its draft in the line") {
+            session, user throws(DraftlineError) in Outcome(try session.open(user))
         },
-        CommandSpec(
-            "profile", [Argument("global_key", .globalKey, optional: true)],
-            "show a user's profile (default: this chat's user)"
-        ) { session, arguments throws(DraftlineError) in Outcome(try session.showProfile(of: arguments.key(0))) },
-        CommandSpec("back", "return to the previous screen") { session, _ throws(DraftlineError) in
+        CommandSpec("profile", .optional(.globalKey()), summary: "show a user's profile (default: this chat's user)") {
+            session, user throws(DraftlineError) in Outcome(try session.showProfile(of: user))
+        },
+        CommandSpec("back", summary: "return to the previous screen") { session throws(DraftlineError) in
             Outcome(try session.back())
         },
         CommandSpec(
-            "comment",
-            [
-                Argument("tweet|topic|task", .commentKind), Argument("id", .commentID),
-                Argument("@key", .replyTarget, optional: true),
-            ],
-            "write a comment, or a reply to a user"
-        ) { session, arguments throws(DraftlineError) in
-            Outcome(try session.comment(arguments.kind(0)!, id: arguments.id(1)!, replyTo: arguments.key(2)))
+            "comment", .commentKind, .commentID, .optional(.replyTarget),
+            summary: "write a comment, or a reply to a user"
+        ) { session, kind, id, replyTo throws(DraftlineError) in
+            Outcome(try session.comment(kind, id: id, replyTo: replyTo))
+        },
+        CommandSpec("attach", .path, summary: "attach a regular, readable file of up to 100 MiB") {
+            session, path throws(DraftlineError) in Outcome(try session.attach(path))
+        },
+        CommandSpec("detach", .optional(.attachmentNumber), summary: "remove attachment n from this draft, or all") {
+            session, number throws(DraftlineError) in Outcome(try session.detach(number))
         },
         CommandSpec(
-            "attach", [Argument("path", .path)], "add a file to this draft (regular, readable, 100 MiB at most)"
-        ) { session, arguments throws(DraftlineError) in Outcome(try session.attach(arguments.text(0)!)) },
-        CommandSpec("detach", [Argument("n", .word, optional: true)], "remove attachment n from this draft, or all") {
-            session, arguments throws(DraftlineError) in Outcome(try session.detach(arguments.text(0)))
+            "location", .latitude, .longitude, .text("address").or(""), summary: "send a location (decimal degrees)"
+        ) { session, latitude, longitude, address throws(DraftlineError) in
+            Outcome(try session.sendLocation(latitude: latitude, longitude: longitude, address: address))
         },
         CommandSpec(
-            "location",
-            [Argument("lat", .latitude), Argument("lon", .longitude), Argument("address", .text, optional: true)],
-            "send a location"
-        ) { session, arguments throws(DraftlineError) in
-            Outcome(
-                try session.sendLocation(
-                    latitude: arguments.real(0)!, longitude: arguments.real(1)!, address: arguments.text(2) ?? ""))
-        },
+            "history", .count("n", in: 1...1000).or(defaultHistoryCount),
+            summary: "show the last n messages here (default \(defaultHistoryCount))"
+        ) { session, count throws(DraftlineError) in Outcome(try session.showHistory(count: count)) },
         CommandSpec(
-            "history", [Argument("n", .count(historyRange), optional: true)],
-            "show the last n messages here (default \(defaultHistoryCount))"
-        ) { session, arguments throws(DraftlineError) in
-            Outcome(try session.showHistory(count: arguments.count(0) ?? defaultHistoryCount))
+            "chats", .countOrAll("n|all", in: 1...100_000).or(defaultChatCount),
+            summary: "chats, most recent first (default \(defaultChatCount)), with drafts"
+        ) { session, limit throws(DraftlineError) in Outcome(try session.chatList(limit: limit)) },
+        CommandSpec("drafts", summary: "every draft in memory: key, text, cursor, media, age") {
+            session throws(DraftlineError) in Outcome(session.draftMap())
         },
-        CommandSpec(
-            "chats", [Argument("n|all", .word, optional: true)],
-            "conversations, most recent first (\(defaultChatCount), n or all), with drafts and unread counts"
-        ) { session, arguments throws(DraftlineError) in Outcome(try session.chatList(arguments.text(0))) },
-        CommandSpec("drafts", "every draft in memory: key, text, cursor, media, age") {
-            session, _ throws(DraftlineError) in Outcome(session.draftMap())
-        },
-        CommandSpec("discard", "drop this draft (/undo brings it back)") { session, _ throws(DraftlineError) in
+        CommandSpec("discard", summary: "drop this draft (/undo brings it back)") { session throws(DraftlineError) in
             Outcome(try session.discard())
         },
-        CommandSpec("undo", "bring back the last draft discarded, emptied or lost") {
-            session, _ throws(DraftlineError) in Outcome(try session.undo())
+        CommandSpec("undo", summary: "bring back the last draft discarded, emptied or lost") {
+            session throws(DraftlineError) in Outcome(try session.undo())
         },
-        CommandSpec("trace", [Argument("on|off", .onOff)], "print a line for every draft event") {
-            session, arguments throws(DraftlineError) in Outcome(session.setTracing(arguments.flag(0)!))
-        },
-        CommandSpec(
-            "tour", [Argument("chapter", .word, optional: true), Argument("speed", .word, optional: true)],
-            "play the guided tour, or one chapter of it (speed: 2 is twice as fast)"
-        ) { session, arguments throws(DraftlineError) in
-            try session.requestTour([arguments.text(0), arguments.text(1)].compactMap { $0 })
+        CommandSpec("trace", .onOff, summary: "print a line for every draft event") {
+            session, on throws(DraftlineError) in
+            Outcome(session.setTracing(on))
         },
         CommandSpec(
-            "expect",
-            [
-                Argument(expectations.joined(separator: "|"), .choice(expectations)),
-                Argument("details", .text, optional: true),
-            ],
-            "check a draft, a message or the screen, for QA scripts (--strict stops at a failure)"
-        ) { session, arguments throws(DraftlineError) in
-            Outcome(try session.expect(arguments.text(0)!, arguments.text(1) ?? ""))
-        },
+            "tour", .optional(.tourChapter), .speed.or(1),
+            summary: "play the tour or a chapter (speed 2: twice as fast)"
+        ) { session, chapter, speed throws(DraftlineError) in try session.playTour(chapter, speed: speed) },
         CommandSpec(
-            "wait", [Argument("n", .count(waitRange), optional: true), Argument("seconds", .seconds, optional: true)],
-            "wait until n messages arrive (default 1), or the seconds pass (default \(defaultWaitSeconds))"
-        ) { session, arguments throws(DraftlineError) in
-            session.requestWait(count: arguments.count(0) ?? 1, seconds: arguments.real(1) ?? defaultWaitSeconds)
-        },
-        CommandSpec("help", "this help") { _, _ throws(DraftlineError) in [.help] },
-        CommandSpec("quit", "quit: every draft is discarded, history stays") { session, _ throws(DraftlineError) in
+            "expect", .expectation, summary: "check a draft, messages or the screen (QA scripts)",
+            forms: Expectation.Form.allCases.map(\.usage)
+        ) { session, expectation throws(DraftlineError) in Outcome(try session.expect(expectation)) },
+        CommandSpec(
+            "wait", .count("n", in: 1...1000).or(1), .seconds.or(defaultWaitSeconds),
+            summary: "wait for n messages (default 1), up to seconds (\(Int(defaultWaitSeconds)))"
+        ) { session, count, seconds throws(DraftlineError) in session.requestWait(count: count, seconds: seconds) },
+        CommandSpec("help", summary: "this help") { _ throws(DraftlineError) in [.help] },
+        CommandSpec("quit", summary: "quit: every draft is discarded, history stays") {
+            session throws(DraftlineError) in
             session.quit()
         },
     ]
@@ -110,8 +80,10 @@ public enum CommandCatalogue {
     public static func spec(named name: String) -> CommandSpec? { all.first { $0.name == name } }
 
     /// What Tab offers for the text before the cursor on a command line: the word being
-    /// typed and the names that could finish it.
-    public static func completions(for before: String, users: [GlobalKey]) -> (word: String, candidates: [String]) {
+    /// typed and the names or values that could finish it.
+    public static func completions(
+        for before: String, users: [GlobalKey], capabilities: Capabilities
+    ) -> (word: String, candidates: [String]) {
         guard before.hasPrefix("/") else { return (before, []) }
         let words = before.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let word = words.last ?? ""
@@ -120,6 +92,6 @@ public enum CommandCatalogue {
             return (word, [])
         }
         let argument = spec.arguments[words.count - 2]
-        return (word, argument.candidates(users: users).filter { $0.hasPrefix(word) })
+        return (word, argument.candidates(users, capabilities).filter { $0.hasPrefix(word) })
     }
 }

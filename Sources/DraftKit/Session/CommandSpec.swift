@@ -1,123 +1,52 @@
-/// A command, declared once: its name, arguments, summary and action. The parser, `/help`,
-/// Tab completion and the man page's command table all derive from these declarations
-/// (``CommandCatalogue``), and a declaration cannot be made without its action.
+/// A command, declared once: its name, its arguments, a summary and its action.
+///
+/// The action receives the arguments already parsed, typed by their declarations: a
+/// declaration whose arguments do not match its action's parameters does not compile. The
+/// parser, `/help`, Tab completion, the man page and the README's command table all follow
+/// from these declarations (``CommandCatalogue``).
 public struct CommandSpec: Sendable {
-    /// What a command does with the session and its parsed arguments.
-    public typealias Action = @Sendable (Session, Command.Arguments) throws(DraftlineError) -> Outcome
-
     /// The name typed after `/`.
     public let name: String
-    public let arguments: [Argument]
-    /// One line on what it does, for `/help` and the man page.
+    /// The arguments, as `/help`, Tab and the man page see them.
+    public let arguments: [DeclaredArgument]
+    /// One line on what it does, for `/help`, the man page and the README.
     public let summary: String
-    let action: Action
+    /// The forms an argument that reads a small language of its own takes, each as a usage
+    /// line (`/expect`'s), for `/help` and the man page.
+    public let forms: [String]
+    /// Parses the words after the name into the action's arguments, and binds them.
+    let bind: @Sendable (inout Command.Words, Capabilities) throws(DraftlineError) -> Command.Action
 
-    /// Declares a command that takes these arguments.
-    public init(_ name: String, _ arguments: [Argument], _ summary: String, action: @escaping Action) {
+    /// Declares a command: its name, its arguments in order, a summary (and its forms), and
+    /// the action that gets their values.
+    public init<each Value>(
+        _ name: String, _ argument: repeat Argument<each Value>, summary: String, forms: [String] = [],
+        action: @escaping @Sendable (Session, repeat each Value) throws(DraftlineError) -> Outcome
+    ) {
         self.name = name
-        self.arguments = arguments
         self.summary = summary
-        self.action = action
-    }
-
-    /// Declares a command that takes no argument.
-    public init(_ name: String, _ summary: String, action: @escaping Action) {
-        self.init(name, [], summary, action: action)
+        self.forms = forms
+        var declared: [DeclaredArgument] = []
+        for argument in repeat each argument { declared.append(argument.declared) }
+        self.arguments = declared
+        bind = { (words: inout Command.Words, capabilities: Capabilities) throws(DraftlineError) -> Command.Action in
+            let values = (repeat try (each argument).take(from: &words, capabilities: capabilities))
+            try words.end()
+            return { (session: Session) throws(DraftlineError) -> Outcome in try action(session, repeat each values) }
+        }
     }
 
     /// The usage line: `/comment tweet|topic|task <id> [@key]`.
     public var usage: String { (["/" + name] + arguments.map(\.usage)).joined(separator: " ") }
-}
 
-/// A parsed command line: which command, and its arguments.
-public struct Command: Sendable {
-    /// The declaration.
-    public let spec: CommandSpec
-    /// The parsed arguments.
-    public let arguments: Arguments
-
-    /// The parsed values of a command's arguments, in declaration order (`nil` for an
-    /// optional argument not given).
-    public struct Arguments: Equatable, Sendable {
-        public var values: [Argument.Value?]
-
-        public func key(_ index: Int) -> GlobalKey? {
-            if case .key(let key)? = values[index] { return key }
-            return nil
-        }
-        public func kind(_ index: Int) -> CommentKind? {
-            if case .kind(let kind)? = values[index] { return kind }
-            return nil
-        }
-        public func id(_ index: Int) -> UInt64? {
-            if case .id(let id)? = values[index] { return id }
-            return nil
-        }
-        public func real(_ index: Int) -> Double? {
-            if case .real(let real)? = values[index] { return real }
-            return nil
-        }
-        public func count(_ index: Int) -> Int? {
-            if case .count(let count)? = values[index] { return count }
-            return nil
-        }
-        public func text(_ index: Int) -> String? {
-            if case .text(let text)? = values[index] { return text }
-            return nil
-        }
-        public func flag(_ index: Int) -> Bool? {
-            if case .flag(let flag)? = values[index] { return flag }
-            return nil
-        }
-    }
-
-    /// Parses a command line (one that starts with `/`) against the catalogue.
-    public init(parsing line: String) throws(DraftlineError) {
-        var words = Words(line)
-        let first = words.next() ?? line
-        guard let spec = CommandCatalogue.spec(named: String(first.dropFirst())) else {
-            throw .unknownCommand(first)
-        }
-        var values: [Argument.Value?] = []
-        for argument in spec.arguments {
-            let text = argument.takesRest ? words.takeRest() : words.next()
-            guard let text, !text.isEmpty else {
-                if argument.isOptional {
-                    values.append(nil)
-                    continue
-                }
-                throw .missingArgument(usage: spec.usage)
-            }
-            values.append(try argument.parse(text, usage: spec.usage))
-        }
-        if let extra = words.next() { throw .unexpectedArgument(extra, usage: spec.usage) }
-        self.spec = spec
-        self.arguments = Arguments(values: values)
-    }
-
-    /// Runs the command in a session.
-    func run(in session: Session) throws(DraftlineError) -> Outcome {
-        try spec.action(session, arguments)
-    }
-
-    /// Splits a command line into words separated by spaces or tabs, and keeps the rest.
-    struct Words {
-        private var remaining: Substring
-
-        init(_ line: String) { remaining = Substring(line) }
-
-        /// The text after the words taken so far, without its leading blanks; then nothing.
-        mutating func takeRest() -> String {
-            defer { remaining = "" }
-            return String(remaining.drop { $0 == " " || $0 == "\t" })
-        }
-
-        mutating func next() -> String? {
-            remaining = remaining.drop { $0 == " " || $0 == "\t" }
-            guard !remaining.isEmpty else { return nil }
-            let word = remaining.prefix { $0 != " " && $0 != "\t" }
-            remaining = remaining[word.endIndex...]
-            return String(word)
-        }
+    /// One argument as `/help`, Tab completion and the man page see it, whatever its type.
+    public struct DeclaredArgument: Sendable {
+        /// As written in the usage line: `<global_key>`, `[n]`, `on|off`.
+        public let usage: String
+        public let isOptional: Bool
+        /// Whether it takes the rest of the line.
+        public let takesRest: Bool
+        /// What Tab offers for it.
+        let candidates: @Sendable ([GlobalKey], Capabilities) -> [String]
     }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// seconds, with the next line of a small script, so that a single terminal shows a
 /// message arriving while the next draft is being typed (`--demo`).
 ///
+/// The script's words are the front end's (they name its keys as bound); without one, a
+/// peer answers with the start of the message it got.
+///
 /// A reply is stored in history like any message, sent by the peer, and reaches the
 /// screen through the feed, as one from another process does. Times are measured on a
 /// monotonic clock the caller gives (`now`), never the session's clock, which a test may
@@ -14,14 +17,8 @@ public final class DemoPeers {
     /// Seconds between a message and its answer.
     public let delay: Double
 
-    /// The replies, in turn; `{quote}` is the start of the message answered.
-    public static let script = [
-        "got it: “{quote}”",
-        "I'm typing on the other side: my lines land above yours",
-        "your half-typed line is still there, isn't it?",
-        "leave for a profile (^X p) and come back: your draft waits",
-        "send me another and I'll answer again",
-    ]
+    /// The replies, in turn; `{quote}` in one stands for the start of the message answered.
+    public var script: [String] = []
 
     private let history: any HistoryStore
     private let clock: @Sendable () -> Date
@@ -56,24 +53,25 @@ public final class DemoPeers {
         pending.first.map { max(0, $0.due - now()) }
     }
 
-    /// Stores every answer that is due, in order; returns the errors of those that could
-    /// not be stored (they are dropped: a peer does not retry), and the store's warnings.
+    /// Stores every answer that is due, in order; returns who could not store an answer and
+    /// why (the answer is dropped: a peer does not retry), and the store's warnings.
     @discardableResult
-    public func answerDue() -> (errors: [StoreError], warnings: [StoreWarning]) {
-        var errors: [StoreError] = []
+    public func answerDue() -> (errors: [(peer: GlobalKey, error: StoreError)], warnings: [StoreWarning]) {
+        var errors: [(peer: GlobalKey, error: StoreError)] = []
         var warnings: [StoreWarning] = []
         let time = now()
         while let next = pending.first, next.due <= time {
             pending.removeFirst()
             let turn = answered[next.peer, default: 0]
             answered[next.peer] = turn + 1
-            let text = Self.script[turn % Self.script.count].replacingOccurrences(of: "{quote}", with: next.quote)
+            let line = script.isEmpty ? "{quote}" : script[turn % script.count]
+            let text = line.replacingOccurrences(of: "{quote}", with: next.quote)
             let outbox =
                 outboxes[next.peer]
                 ?? Outbox(history: history, identity: next.peer, clock: clock, idSuffix: .labelled(next.peer.rawValue))
             outboxes[next.peer] = outbox
             let result = outbox.send(text, attachments: [], to: .privateChat(next.to))
-            if let failure = result.failure { errors.append(failure.error) }
+            if let failure = result.failure { errors.append((next.peer, failure.error)) }
             warnings += result.warnings
         }
         return (errors, warnings)

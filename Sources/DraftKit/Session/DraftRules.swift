@@ -72,16 +72,16 @@ public struct DraftRules: Sendable {
     }
 
     /// Removes attachment `number` (from 1), or all of them when `nil`.
-    public mutating func detach(_ number: String?, from target: InputTarget) throws(DraftlineError) -> [DraftEvent] {
+    public mutating func detach(_ number: Int?, from target: InputTarget) throws(DraftlineError) -> [DraftEvent] {
         let key = target.draftKey
         var attachments = drafts.attachments(for: key)
         if let number {
-            guard let index = Int(number), attachments.indices.contains(index - 1) else {
+            guard attachments.indices.contains(number - 1) else {
                 throw .noSuchAttachment(number, count: attachments.count)
             }
-            attachments.remove(at: index - 1)
+            attachments.remove(at: number - 1)
         } else {
-            guard !attachments.isEmpty else { throw .noSuchAttachment("", count: 0) }
+            guard !attachments.isEmpty else { throw .noSuchAttachment(nil, count: 0) }
             attachments.removeAll()
         }
         let change = drafts.saveAttachments(attachments, for: key)

@@ -2,20 +2,25 @@ import Foundation
 
 /// What the session has to say about an event, as data; a front end's presenter turns
 /// each report into lines for its screen.
+///
+/// A report carries everything its lines show (a user's display name included, resolved
+/// when the report is made), so presenting one never reads a file. The presenter owns
+/// every word: a new case is worded there, and its switch does not compile until it is.
 public enum Report: Equatable, Sendable {
     /// Arrived on the home screen.
     case home
-    /// Arrived in a chat or comment thread.
-    case chatTitle(InputTarget)
+    /// Arrived in a chat or comment thread; `name` is the chat's user's display name,
+    /// when the contacts give one.
+    case chatTitle(InputTarget, name: String?)
     /// Messages shown from history, oldest first (an empty list: none yet).
     case messages([Message])
     /// A message just stored.
     case sent(Message)
     /// A message from the other side, in the open chat.
     case arrived(Message)
-    /// A message from someone in a chat that is not open, and how many are now unread
-    /// there.
-    case arrivedElsewhere(Message, chat: ChatID, unread: Int)
+    /// A message from someone in a chat that is not open, how many are now unread there,
+    /// and the other person's display name (a private chat whose contact has one).
+    case arrivedElsewhere(Message, chat: ChatID, unread: Int, name: String?)
     /// A user's profile.
     case profile(Profile)
     /// The current draft's media list (empty: nothing attached any more).
@@ -43,7 +48,7 @@ public enum Report: Equatable, Sendable {
     /// Ctrl-C abandoned a line that went on the undo stack.
     case abandoned
     /// An `/expect` that held.
-    case expectationMet(String)
+    case expectationMet(Expectation)
     /// Something the user asked for went wrong.
     case error(DraftlineError)
     /// Something noticed on the way, such as a damaged file moved aside.
@@ -65,19 +70,22 @@ public enum Report: Equatable, Sendable {
 /// A user's profile as shown.
 public struct Profile: Equatable, Sendable {
     public var user: GlobalKey
+    /// The user's display name, when the contacts give one.
+    public var name: String?
     /// How many messages the private chat holds, or why that is not known.
     public var messageCount: Result<Int, StoreError>
     /// Drafts waiting: the private chat's with this user, and, for a profile reached
     /// from a comment thread, that thread's.
     public var waitingDrafts: [DraftKey]
 
-    /// The profile of `user`, reached from `previous`; the store's warnings are added to
-    /// `warnings`.
+    /// The profile of `user` (called `name`), reached from `previous`; the store's
+    /// warnings are added to `warnings`.
     init(
-        of user: GlobalKey, as identity: GlobalKey, history: any HistoryStore, drafts: DraftStore,
+        of user: GlobalKey, name: String?, as identity: GlobalKey, history: any HistoryStore, drafts: DraftStore,
         from previous: Screen?, warnings: inout [Report]
     ) {
         self.user = user
+        self.name = name
         let chat = InputTarget.privateChat(user)
         do throws(StoreError) {
             let reading = try history.messageCount(in: chat.chatID(as: identity))

@@ -32,7 +32,10 @@ extension Session {
             }
             unread[chat, default: 0] += 1
             arrivalsNotWaitedFor += 1
-            reports.append(.arrivedElsewhere(message, chat: chat, unread: unread[chat] ?? 0))
+            reports.append(
+                .arrivedElsewhere(
+                    message, chat: chat, unread: unread[chat] ?? 0,
+                    name: chat.otherPerson(for: identity).flatMap(displayName(of:))))
         }
         return reports + takePendingReports()
     }
@@ -52,7 +55,8 @@ extension Session {
     public func answerPeers() -> [Report] {
         guard let peers else { return [] }
         let answered = peers.answerDue()
-        return answered.errors.map { .error(.notSent($0.description)) } + answered.warnings.map { .warning(.store($0)) }
+        return answered.errors.map { .error(.peerReplyNotStored($0.peer, $0.error)) }
+            + answered.warnings.map { .warning(.store($0)) }
     }
 
     func requestWait(count: Int, seconds: Double) -> Outcome {

@@ -166,7 +166,7 @@ public final class Session {
 
     private func run(_ line: String) -> Outcome {
         do throws(DraftlineError) {
-            return try Command(parsing: line).run(in: self)
+            return try Command(parsing: line, capabilities: capabilities).run(in: self)
         } catch {
             return [.error(error)]
         }
@@ -202,13 +202,14 @@ public final class Session {
             return .of(before, among: users.map(\.rawValue).filter { $0.hasPrefix(before) })
         }
         if navigator.question == .command, !before.hasPrefix("/") {
-            let (word, candidates) = CommandCatalogue.completions(for: "/" + before, users: users)
+            let (word, candidates) = CommandCatalogue.completions(
+                for: "/" + before, users: users, capabilities: capabilities)
             let bare = before.contains(" ") ? word : String(word.dropFirst())
             return .of(
                 bare, among: candidates.map { before.contains(" ") ? $0 : String($0.dropFirst()) },
                 suffix: before.contains(" ") ? "" : " ")
         }
-        let (word, candidates) = CommandCatalogue.completions(for: before, users: users)
+        let (word, candidates) = CommandCatalogue.completions(for: before, users: users, capabilities: capabilities)
         let isCommandName = before.hasPrefix("/") && !before.contains(" ")
         return .of(word, among: candidates, suffix: isCommandName ? " " : "")
     }
@@ -255,7 +256,7 @@ public final class Session {
         }
         do throws(DraftlineError) {
             let key = try GlobalKey(validating: name)
-            try checkKnown(key)
+            try checkOpenable(key)
             navigator.question = nil
             return try open(key)
         } catch {
@@ -275,13 +276,13 @@ public final class Session {
             return [.home]
         case .chat(let target):
             unread[target.chatID(as: identity)] = nil
-            var reports: [Report] = [.chatTitle(target)]
+            var reports: [Report] = [.chatTitle(target, name: target.otherUser.flatMap(displayName(of:)))]
             do throws(StoreError) {
                 let reading = try history.recentMessages(in: target.chatID(as: identity), limit: Self.openHistoryCount)
                 note(reading.warnings)
                 reports.append(.messages(reading.value))
             } catch {
-                reports.append(.error(.historyUnreadable(error.description)))
+                reports.append(.error(.historyUnreadable(error)))
             }
             reports += rules.enter(target).map(Report.draft)
             let media = drafts.attachments(for: target.draftKey)
@@ -291,8 +292,8 @@ public final class Session {
             return [
                 .profile(
                     Profile(
-                        of: user, as: identity, history: history, drafts: drafts, from: navigator.previousScreen,
-                        warnings: &pendingReports))
+                        of: user, name: displayName(of: user), as: identity, history: history, drafts: drafts,
+                        from: navigator.previousScreen, warnings: &pendingReports))
             ]
         }
     }
@@ -325,10 +326,10 @@ public final class Session {
             hadSendFailure = true
             if capabilities.editLine {
                 reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
-                reports.append(.error(.notSent(failure.error.description)))
+                reports.append(.error(.notSent(failure.error)))
             } else {
                 reports += rules.setAside(failure.unsent, for: target).map(Report.draft)
-                reports.append(.error(.notSentSetAside(failure.error.description, text: String(text.prefix(40)))))
+                reports.append(.error(.notSentSetAside(failure.error, text: String(text.prefix(40)))))
             }
         }
         return reports

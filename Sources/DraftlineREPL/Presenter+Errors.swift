@@ -1,0 +1,181 @@
+import DraftKit
+import Foundation
+
+/// The words of every error, each worded once, and of `/expect`'s statements.
+extension Presenter {
+    /// An error as the one line draftline shows.
+    public func line(for error: DraftlineError) -> OutputLine { OutputLine(.error, Self.flat(describe(error))) }
+
+    /// What an error says, before it is made safe for the terminal.
+    public func describe(_ error: DraftlineError) -> String {
+        switch error {
+        case .unknownCommand(let name):
+            return "unknown command '\(name)': type /help for the list"
+        case .missingArgument(let usage):
+            return "missing argument: usage is \(usage)"
+        case .unexpectedArgument(let argument, let usage):
+            return "unexpected '\(argument)': usage is \(usage)"
+        case .invalidArgument(let word, let kind):
+            return invalid(word, kind)
+        case .invalidGlobalKey(let text):
+            return "'\(text)' is not a valid global_key: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit"
+        case .unknownUser(let user):
+            return "no user '\(user)': /open then Tab lists who is here"
+        case .chatWithYourself(let user):
+            return "'\(user)' is you: a chat has two people; /open then Tab lists who is here"
+        case .noChatOpen:
+            return "no chat is open: /open <global_key> first"
+        case .nothingToGoBackTo:
+            return "already at home: nothing to go back to"
+        case .notSentNoChat(let text):
+            return "not sent '\(text)': no chat is open: /open <global_key> first"
+        case .nothingToKeepDraftFor:
+            return "no chat is open here to keep a draft for: the line is kept; empty it to leave"
+        case .notSentSetAside(let reason, let text):
+            return "message not sent (\(reason)): '\(text)' is on the undo stack (/undo brings it back)"
+        case .notSent(let reason):
+            return "message not sent (\(reason)); your text is kept as the draft"
+        case .peerReplyNotStored(let peer, let reason):
+            return "\(peer)'s answer could not be stored (\(reason)); nothing of yours changed"
+        case .historyUnreadable(let reason):
+            return "cannot read history: \(reason)"
+        case .fileMissing(let path):
+            return "cannot attach '\(path)': no such file"
+        case .fileUnusable(let path, let problem):
+            return "cannot attach '\(path)': \(Self.describe(problem)); attach a regular, readable file"
+        case .noSuchAttachment(let number, let count):
+            guard count > 0, let number else { return "nothing is attached here" }
+            return "no attachment \(number): give a number from 1 to \(count), or nothing for all"
+        case .expectationFailed(let expectation, let found):
+            return
+                "expectation failed: \(Self.statement(of: expectation)); found \(Self.describe(found, against: expectation))"
+        case .noDraftHere:
+            return "no draft here to discard"
+        case .nothingToUndo:
+            return "nothing to undo: no draft was discarded, emptied or lost to a failed send"
+        case .tourNeedsTerminal:
+            return "the tour types into the edit line, so it needs a terminal"
+        case .waitInterrupted(let arrived, let wanted):
+            return "wait stopped: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
+        case .waitTimedOut(let arrived, let wanted, let seconds):
+            let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return "waited \(time) s: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
+        case .lineTooLong(let bytes):
+            return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent or changed"
+        }
+    }
+
+    /// A word its argument does not accept, and what would have been taken.
+    private func invalid(_ word: String, _ kind: ArgumentKind) -> String {
+        switch kind {
+        case .commentKind:
+            return "'\(word)' is not a comment kind: use tweet, topic or task"
+        case .commentID:
+            return "'\(word)' is not a comment id: give a positive whole number, as in /comment tweet 123"
+        case .replyTarget:
+            return "'\(word)' is not a reply target: write @global_key, as in /comment tweet 123 @bob"
+        case .attachmentNumber:
+            return "'\(word)' is not an attachment number: give a whole number from 1, or nothing for all"
+        case .latitude:
+            return "'\(word)' is not a latitude: give a decimal number from -90 to 90"
+        case .longitude:
+            return "'\(word)' is not a longitude: give a decimal number from -180 to 180"
+        case .count(let range):
+            return "'\(word)' is not a count: give a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .countOrAll(let range):
+            return
+                "'\(word)' is not a count: give a whole number from \(range.lowerBound) to \(range.upperBound), or all"
+        case .onOff:
+            return "'\(word)' is not on or off"
+        case .speed:
+            return "'\(word)' is not a speed: give a decimal number above 0 and at most "
+                + "\(Int(ArgumentKind.maximumSpeed)) (2 is twice as fast)"
+        case .seconds:
+            return
+                "'\(word)' is not a time: give decimal seconds above 0 and at most \(Int(ArgumentKind.maximumSeconds))"
+        case .tourChapter(let chapters):
+            guard !chapters.isEmpty else { return describe(.tourNeedsTerminal) }
+            return "'\(word)' is not a chapter of the tour: use \(chapters.joined(separator: ", ")), or a speed"
+        case .choice(let words):
+            return "'\(word)': use " + words.joined(separator: ", ")
+        case .quotedText:
+            return
+                "'\(word)' is not quoted text: write it in double quotes, with \\\" for a quote and \\\\ for a backslash"
+        case .draftKey:
+            return "'\(word)' is not a draft key: write privateMessage_<global_key> or <kind>_<id>_[global_key]"
+        }
+    }
+
+    static func describe(_ problem: Attachment.Problem) -> String {
+        switch problem {
+        case .directory: return "it is a directory"
+        case .fifo: return "it is a FIFO"
+        case .device: return "it is a device"
+        case .socket: return "it is a socket"
+        case .notRegular: return "it is not a regular file"
+        case .notReadable: return "it is not readable"
+        case .tooLarge(let bytes): return "it is \(bytes / 1024 / 1024) MiB; the limit is 100 MiB"
+        case .system(let code): return String(cString: strerror(code))
+        }
+    }
+
+    /// A size in words, rounded up so that a size over a limit never reads as the limit.
+    static func size(_ bytes: Int) -> String {
+        bytes % 1024 == 0 ? "\(bytes / 1024) KiB" : "\(bytes) bytes"
+    }
+
+    /// What an expectation states, as `/expect` would write it.
+    static func statement(of expectation: Expectation) -> String {
+        switch expectation {
+        case .draft(let key, let text, let cursor, let media):
+            let parts =
+                [
+                    text.map { "is " + Expectation.quoted($0) }, cursor.map { "cursor \($0)" },
+                    media.map { "media \($0)" },
+                ]
+                .compactMap { $0 }
+            return "draft \(key) " + (parts.isEmpty ? "exists" : parts.joined(separator: " "))
+        case .noDraft(let key):
+            return "no draft for \(key)"
+        case .messages(let count):
+            return "the chat holds \(count) message\(count == 1 ? "" : "s")"
+        case .lastMessage(let text, let sender, let type):
+            let parts =
+                [text.map { "is " + Expectation.quoted($0) }, sender.map { "from \($0)" }, type.map { "type \($0)" }]
+                .compactMap { $0 }
+            return "last message " + (parts.isEmpty ? "exists" : parts.joined(separator: " "))
+        case .screen(let name):
+            return "screen is \(name)"
+        }
+    }
+
+    /// What was found, in the terms of what was expected.
+    static func describe(_ found: Expectation.Found, against expectation: Expectation) -> String {
+        switch (found, expectation) {
+        case (.draft(nil, 0), _):
+            return "no draft"
+        case (.draft(let text, let media), .draft(_, let expectedText, let cursor, let expectedMedia)):
+            let parts = [
+                expectedText.map { _ in text.map { Expectation.quoted($0.text) } ?? "no text" },
+                cursor.map { _ in "cursor \(text?.cursor ?? 0)" }, expectedMedia.map { _ in "media \(media)" },
+            ]
+            return parts.compactMap { $0 }.joined(separator: " ")
+        case (.draft(let text, let media), _):
+            return (text.map { Expectation.quoted($0.text) + " cursor \($0.cursor)" } ?? "no text") + " media \(media)"
+        case (.messages(let count), _):
+            return "\(count)"
+        case (.lastMessage(nil), _):
+            return "no message"
+        case (.lastMessage(let message?), .lastMessage(let text, let sender, let type)):
+            let parts = [
+                text.map { _ in Expectation.quoted(message.content) }, sender.map { _ in "from \(message.author)" },
+                type.map { _ in "type \(message.type)" },
+            ]
+            return parts.compactMap { $0 }.joined(separator: " ")
+        case (.lastMessage(let message?), _):
+            return Expectation.quoted(message.content)
+        case (.screen(let name), _):
+            return name
+        }
+    }
+}

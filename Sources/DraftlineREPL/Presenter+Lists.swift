@@ -1,0 +1,79 @@
+import DraftKit
+import Foundation
+
+/// The screens made of several lines: a profile, the draft map, the chat list.
+extension Presenter {
+    func profile(_ profile: Profile) -> [OutputLine] {
+        let count: String
+        switch profile.messageCount {
+        case .success(let number): count = String(number)
+        case .failure(let error): count = "unknown (\(Self.flat(error.description)))"
+        }
+        let draft =
+            profile.waitingDrafts.isEmpty
+            ? "none" : "waiting (\(profile.waitingDrafts.map(\.rawValue).joined(separator: ", ")))"
+        return [
+            "── profile ──",
+            "name:       \(profile.name.map(Self.flat) ?? profile.user.rawValue)",
+            "global_key: \(profile.user)",
+            "messages:   \(count)",
+            "draft:      \(draft)",
+            "/back or \(keys[.back]) returns",
+        ].map { OutputLine(.info, $0) }
+    }
+
+    func draftMap(_ entries: [DraftMapEntry]) -> [OutputLine] {
+        guard !entries.isEmpty else { return [OutputLine(.info, "no drafts in memory")] }
+        return [OutputLine(.info, "drafts in memory (\(entries.count)):")]
+            + entries.map { entry in
+                let shown = entry.text.map { "\"\(Self.flat($0.text))\"" } ?? "(no text)"
+                return OutputLine(
+                    .info,
+                    "  \(entry.key)  \(shown)  cursor \(entry.text?.cursor ?? 0)  media \(entry.mediaCount)"
+                        + "  age \(Self.age(entry.age))")
+            }
+    }
+
+    func chatList(_ entries: [ChatListEntry], identity: GlobalKey) -> [OutputLine] {
+        guard !entries.isEmpty else {
+            return [OutputLine(.info, "no conversations yet: /open <global_key> to start one")]
+        }
+        var lines: [OutputLine] = []
+        for entry in entries {
+            let last =
+                entry.lastMessage.map {
+                    Self.preview(Self.render($0, identity: identity).trimmingCharacters(in: .whitespaces))
+                } ?? "(no messages)"
+            let unread = entry.unread > 0 ? " · \(entry.unread) unread" : ""
+            lines.append(
+                OutputLine(
+                    .info, "  \(chatTitle(entry.chatID, name: entry.name, identity: identity)) · \(last)\(unread)"))
+            for draft in entry.drafts {
+                let text = draft.text.map { Self.preview(Self.flat($0.text)) } ?? ""
+                var label = " (\(draft.key))"
+                if case .privateChat = draft.key.target { label = "" }
+                let media = draft.mediaCount > 0 ? " +\(draft.mediaCount) attached" : ""
+                lines.append(OutputLine(.info, "      Draft\(label): \(text)\(media)"))
+            }
+        }
+        return lines
+    }
+
+    /// A chat as the list names it: the other person's key and name, or the thread.
+    func chatTitle(_ chat: ChatID, name: String?, identity: GlobalKey) -> String {
+        if let user = chat.otherPerson(for: identity) { return Self.named(user, name, keyFirst: true) }
+        return chat.rawValue.replacingOccurrences(of: "_", with: " ")
+    }
+
+    static func preview(_ text: String, length: Int = 50) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > length ? String(flat.prefix(length - 1)) + "…" : flat
+    }
+
+    static func age(_ seconds: Double) -> String {
+        let whole = Int(max(0, min(seconds, 1e12)))
+        if whole < 60 { return "\(whole)s" }
+        if whole < 3600 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
+        return "\(whole / 3600)h\(String(format: "%02d", whole / 60 % 60))m"
+    }
+}
