@@ -159,6 +159,34 @@ struct LiveConversationTests {
     }
 }
 
+@Suite("A demo peer's answer that cannot be stored")
+struct DemoPeerFailureTests {
+    @Test func itIsItsOwnErrorAndTheUsersDraftIsUntouched() throws {
+        let history = MemoryHistory()
+        nonisolated(unsafe) var now = 0.0
+        let peers = DemoPeers(
+            people: [LiveConversationTests.bobKey], delay: 1, history: history,
+            clock: { Date(timeIntervalSince1970: 0) }, now: { now })
+        let me = Frontend(Session(contacts: ContactBook(), history: history, peers: peers))
+        me.handle(.line("/open bob"))
+        me.handle(.line("hello bob"))
+        me.handle(.leave(.back, TextDraft(text: "half")))
+        me.handle(.line("/open bob"))
+        history.failNextAppend = true
+        now += 1
+        let lines = me.receive(from: history.follow(notifications: false)).lines
+        #expect(
+            lines == [
+                OutputLine(
+                    .error,
+                    "bob's answer could not be stored (write: No space left on device); nothing of yours changed")
+            ])
+        #expect(
+            me.session.drafts.text(for: InputTarget.privateChat(LiveConversationTests.bobKey).draftKey)?.text == "half")
+        #expect(history.contents("bob") == ["hello bob"])
+    }
+}
+
 @Suite("Waiting for the other side, as data")
 struct WaitCountingTests {
     @Test func aWaitCountsEveryArrivalNoEarlierWaitCounted() throws {
