@@ -4,10 +4,11 @@
 /// namespaces, so the private chat with a user whose global_key is `tweet_1` and the
 /// comment thread `/comment tweet 1` never share a history, whatever the names.
 ///
-/// A name is 1–80 characters of `a-z`, `0-9`, `.`, `_` and `-`, starting with a letter
-/// or a digit, so it never escapes the directory it names. The private chat of two
-/// people neither of whom is `me` is named by both keys in order, joined by `+`
-/// (`alice+bob`): ``between(_:_:)`` gives each conversation exactly one name.
+/// What a name may be is decided in one place, ``IdentifierGrammar``: a private chat is
+/// named by the user's key, or, for two people neither of whom is `me`, by both keys in
+/// order joined by `+` (`alice+bob`: ``between(_:_:)`` gives each conversation exactly one
+/// name); a thread by `<kind>_<id>`. Such a name never escapes the directory it names, and
+/// every private chat's name gives back its two people.
 public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Which namespace a chat ID belongs to.
     public enum Kind: String, Hashable, Comparable, Sendable, CaseIterable {
@@ -39,25 +40,21 @@ public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Makes an ID from text read from disk or typed, or returns `nil` when it is not a
     /// safe name.
     public init?(_ text: String, kind: Kind = .privateChat) {
-        guard Self.isValid(text, kind: kind) else { return nil }
+        guard IdentifierGrammar.isChat(text[...], kind: kind) else { return nil }
         self.kind = kind
         rawValue = text
     }
 
-    init(unchecked text: String, kind: Kind) {
-        assert(Self.isValid(text, kind: kind))
+    /// A name built from parts that are valid by construction (keys, a thread's kind and
+    /// number): it follows the grammar, so no check is needed.
+    private init(built text: String, kind: Kind) {
         self.kind = kind
         rawValue = text
     }
 
-    static func isValid(_ text: String, kind: Kind) -> Bool {
-        if IdentifierGrammar.matches(text, maximumLength: 80) { return true }
-        guard kind == .privateChat else { return false }
-        let keys = text.split(separator: "+", omittingEmptySubsequences: false)
-        guard keys.count == 2, GlobalKey.isValid(String(keys[0])), GlobalKey.isValid(String(keys[1])) else {
-            return false
-        }
-        return keys[0] <= keys[1] && keys[0] != "me" && keys[1] != "me"
+    /// The thread of a comment target: `<kind>_<id>`.
+    static func thread(_ kind: CommentKind, _ id: UInt64) -> ChatID {
+        ChatID(built: "\(kind.rawValue)_\(id)", kind: .thread)
     }
 
     /// The private chat of two people: one name whoever asks.
@@ -69,21 +66,22 @@ public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// pair's name is a user's, and a key containing `.`, `_` or `-` cannot make two pairs
     /// share one.
     public static func between(_ one: GlobalKey, _ other: GlobalKey) -> ChatID {
-        if one == .me { return ChatID(unchecked: other.rawValue, kind: .privateChat) }
-        if other == .me { return ChatID(unchecked: one.rawValue, kind: .privateChat) }
+        if one == .me { return ChatID(built: other.rawValue, kind: .privateChat) }
+        if other == .me { return ChatID(built: one.rawValue, kind: .privateChat) }
         let (first, second) = one <= other ? (one, other) : (other, one)
-        return ChatID(unchecked: "\(first)+\(second)", kind: .privateChat)
+        return ChatID(built: "\(first)+\(second)", kind: .privateChat)
     }
 
     /// The two people of a private chat (`me` and the user, or both of a pair); `nil` for a
     /// comment thread.
     public var people: (GlobalKey, GlobalKey)? {
         guard kind == .privateChat else { return nil }
-        let keys = rawValue.split(separator: "+")
-        if keys.count == 2 {
-            return (GlobalKey(unchecked: String(keys[0])), GlobalKey(unchecked: String(keys[1])))
+        if let (first, second) = IdentifierGrammar.pair(rawValue[...]), let one = GlobalKey(first),
+            let other = GlobalKey(second)
+        {
+            return (one, other)
         }
-        return (.me, GlobalKey(unchecked: rawValue))
+        return GlobalKey(rawValue[...]).map { (.me, $0) }
     }
 
     /// Whether `user` is one of the two people of this private chat.
@@ -102,13 +100,7 @@ public struct ChatID: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Whether a name has the shape of a comment thread's: `tweet_123`, `topic_7`, `task_42`.
-    public static func looksLikeThread(_ name: String) -> Bool {
-        guard let underscore = name.firstIndex(of: "_"), CommentKind(rawValue: String(name[..<underscore])) != nil
-        else { return false }
-        let digits = name[name.index(after: underscore)...].utf8
-        return !digits.isEmpty && digits.first != UInt8(ascii: "0")
-            && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-    }
+    public static func looksLikeThread(_ name: String) -> Bool { IdentifierGrammar.isThread(name[...]) }
 
     public var description: String { rawValue }
 

@@ -10,15 +10,19 @@ public struct GlobalKey: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The default identity: who draftline speaks for without `--as`, and who wrote every
     /// message stored before senders were recorded.
-    public static let me = GlobalKey(unchecked: "me")
+    public static let me = GlobalKey(known: "me")
 
-    init(unchecked text: String) {
-        assert(Self.isValid(text))
-        rawValue = text
+    /// A key this file spells out, valid by sight; nothing read or typed comes here.
+    private init(known text: StaticString) { rawValue = "\(text)" }
+
+    /// A key checked already: `nil` when `text` is not one.
+    init?(_ text: Substring) {
+        guard IdentifierGrammar.isKey(text) else { return nil }
+        rawValue = String(text)
     }
 
     /// The most characters a key may have.
-    public static let maximumLength = 64
+    public static let maximumLength = IdentifierGrammar.maximumKeyLength
 
     /// Makes a key from text, or throws ``DraftlineError/invalidGlobalKey(_:)``.
     public init(validating text: String) throws(DraftlineError) {
@@ -28,7 +32,7 @@ public struct GlobalKey: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Whether `text` follows the `global_key` grammar.
     public static func isValid(_ text: String) -> Bool {
-        IdentifierGrammar.matches(text, maximumLength: maximumLength)
+        IdentifierGrammar.isKey(text[...])
     }
 
     public var description: String { rawValue }

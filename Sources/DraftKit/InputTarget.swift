@@ -31,7 +31,7 @@ public enum InputTarget: Hashable, Sendable {
     public func chatID(as identity: GlobalKey) -> ChatID {
         switch self {
         case .privateChat(let user): return ChatID.between(identity, user)
-        case .comment(let kind, let id, _): return ChatID(unchecked: "\(kind.rawValue)_\(id)", kind: .thread)
+        case .comment(let kind, let id, _): return ChatID.thread(kind, id)
         }
     }
 
