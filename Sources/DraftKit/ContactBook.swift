@@ -2,9 +2,15 @@ import Foundation
 
 /// The users draftline knows: built-in demo contacts, plus any listed in the data
 /// directory's `contacts.plist` (an array of dictionaries with `global_key` and `name`).
+///
+/// `contacts.plist` is looked up by key through its index (``ContactIndex``), never
+/// decoded whole on start: a name costs a few reads whatever the number of contacts.
+/// Only ``keys`` (Tab completion) and ``contacts`` read every entry, when asked.
 public struct ContactBook: Sendable {
-    /// Every contact, by key.
-    public private(set) var contacts: [GlobalKey: Contact]
+    /// The demo contacts and those added since.
+    private var known: [GlobalKey: Contact]
+    /// `contacts.plist`, when there is one; its entries come before the demo contacts.
+    private let index: ContactIndex?
     /// How many entries of `contacts.plist` were skipped for want of a valid key.
     public private(set) var skipped = 0
     /// Why `contacts.plist` could not be used at all, when it exists but is unusable.
@@ -17,49 +23,37 @@ public struct ContactBook: Sendable {
     ].map { Contact(key: try! GlobalKey(validating: $0.0), name: $0.1) }
 
     public init(_ contacts: [Contact] = ContactBook.demo) {
-        self.contacts = Dictionary(contacts.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+        known = Dictionary(contacts.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+        index = nil
+    }
+
+    private init(index: ContactIndex?, problem: String?) {
+        known = Dictionary(Self.demo.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+        self.index = index
+        self.problem = problem
+        skipped = index?.skipped ?? 0
     }
 
     /// The demo contacts plus those in `<directory>/contacts.plist`, if it exists. Entries
     /// with an invalid key are skipped and counted in ``skipped``.
     public static func load(directory: String) -> ContactBook {
         do {
-            return load(from: try Directory.open(directory, create: false))
+            let root = try Directory.open(directory, create: false)
+            return load(from: root, temporary: try? root.subdirectory("tmp"))
         } catch {
-            var book = ContactBook()
-            book.problem = "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here"
-            return book
+            return ContactBook(
+                index: nil, problem: "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here")
         }
     }
 
-    /// The demo contacts plus those in `contacts.plist` of a data directory already open.
-    static func load(from directory: Directory) -> ContactBook {
-        var book = ContactBook()
-        let data: Data
-        do {
-            guard let read = try directory.read("contacts.plist", limit: 1024 * 1024) else { return book }
-            data = read
+    /// The demo contacts plus those in `contacts.plist` of a data directory already open,
+    /// its index built into `temporary` when it has to be.
+    static func load(from root: Directory, temporary: Directory?) -> ContactBook {
+        do throws(ContactIndex.Problem) {
+            return ContactBook(index: try ContactIndex.open(in: root, temporary: temporary), problem: nil)
         } catch {
-            book.problem = "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here"
-            return book
+            return ContactBook(index: nil, problem: error.message)
         }
-        guard let list = try? PropertyListInput.propertyList(from: data) as? [Any] else {
-            book.problem =
-                "contacts.plist is not a property list holding an array: only the demo contacts are here"
-            return book
-        }
-        for item in list {
-            guard let entry = item as? [String: Any] else {
-                book.skipped += 1
-                continue
-            }
-            guard let text = entry["global_key"] as? String, let key = try? GlobalKey(validating: text) else {
-                book.skipped += 1
-                continue
-            }
-            book.contacts[key] = Contact(key: key, name: entry["name"] as? String ?? text)
-        }
-        return book
     }
 
     /// Writes `<directory>/contacts.plist` with these contacts, in the format ``load(directory:)``
@@ -71,7 +65,7 @@ public struct ContactBook: Sendable {
         }
         do {
             let directories = try HistoryDirectories(path: directory)
-            try directories.root.replace("contacts.plist", with: data, temporary: directories.temporary)
+            try directories.root.replace(ContactIndex.sourceName, with: data, temporary: directories.temporary)
         } catch {
             throw .unavailable(error.description)
         }
@@ -79,12 +73,19 @@ public struct ContactBook: Sendable {
 
     /// Adds a contact, unless one with its key is already here.
     public mutating func add(_ contact: Contact) {
-        if contacts[contact.key] == nil { contacts[contact.key] = contact }
+        if self[contact.key] == nil { known[contact.key] = contact }
     }
 
-    /// The contact with this key, if any.
-    public subscript(key: GlobalKey) -> Contact? { contacts[key] }
+    /// The contact with this key, if any: `contacts.plist`'s first, then the others.
+    public subscript(key: GlobalKey) -> Contact? { index?.contact(key) ?? known[key] }
 
-    /// Every key, sorted.
+    /// Every contact, by key: every entry of `contacts.plist` read.
+    public var contacts: [GlobalKey: Contact] {
+        var all = known
+        for contact in index?.all() ?? [] { all[contact.key] = contact }
+        return all
+    }
+
+    /// Every key, sorted: every entry of `contacts.plist` read.
     public var keys: [GlobalKey] { contacts.keys.sorted() }
 }

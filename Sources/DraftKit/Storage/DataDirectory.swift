@@ -37,5 +37,7 @@ public final class DataDirectory {
     }
 
     /// The demo contacts plus those in `contacts.plist`.
-    public func loadContacts() -> ContactBook { ContactBook.load(from: history.directories.root) }
+    public func loadContacts() -> ContactBook {
+        ContactBook.load(from: history.directories.root, temporary: history.directories.temporary)
+    }
 }
