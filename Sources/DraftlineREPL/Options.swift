@@ -128,7 +128,7 @@ public struct Options: Equatable, Sendable {
             case "--editor":
                 let mode = try value(for: argument)
                 guard mode == "vi" || mode == "emacs" else {
-                    throw UsageError("--editor takes vi or emacs, not '\(mode)'")
+                    throw UsageError("--editor takes vi or emacs, not \(Self.quoted(mode))")
                 }
                 editor = mode
             case "--trace": trace = true
@@ -140,7 +140,7 @@ public struct Options: Equatable, Sendable {
             case "--trace-format":
                 let text = try value(for: argument)
                 guard let format = TraceFormat(rawValue: text) else {
-                    throw UsageError("--trace-format takes json or debuglog, not '\(text)'")
+                    throw UsageError("--trace-format takes json or debuglog, not \(Self.quoted(text))")
                 }
                 traceFormat = format
             case "--tour":
@@ -148,27 +148,27 @@ public struct Options: Equatable, Sendable {
                 if let next = rest.first, !next.hasPrefix("--") {
                     guard Tour.chapter(named: next) != nil else {
                         throw UsageError(
-                            "--tour takes a chapter: \(Tour.chapters.map(\.name).joined(separator: ", ")); not '\(next)'"
+                            "--tour takes a chapter: \(Tour.chapters.map(\.name).joined(separator: ", ")); not \(Self.quoted(next))"
                         )
                     }
                     tourChapter = rest.popFirst()
                 }
             case "--tour-speed":
                 let text = try value(for: argument)
-                guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {
-                    throw UsageError("--tour-speed takes a number above 0 and at most 1000, not '\(text)'")
+                guard let speed = Self.decimal(text), speed > 0, speed <= 1000 else {
+                    throw UsageError("--tour-speed takes a number above 0 and at most 1000, not \(Self.quoted(text))")
                 }
                 tourSpeed = speed
             case "--as":
                 let text = try value(for: argument)
                 do { identity = try GlobalKey(validating: text) } catch {
-                    throw UsageError("--as takes a global_key (a-z, 0-9, '.', '_', '-'), not '\(text)'")
+                    throw UsageError("--as takes a global_key (a-z, 0-9, '.', '_', '-'), not \(Self.quoted(text))")
                 }
             case "--demo": demo = true
             case "--demo-delay":
                 let text = try value(for: argument)
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
-                    throw UsageError("--demo-delay takes seconds from 0 to 3600, not '\(text)'")
+                guard let seconds = Self.decimal(text), seconds >= 0, seconds <= 3600 else {
+                    throw UsageError("--demo-delay takes seconds from 0 to 3600, not \(Self.quoted(text))")
                 }
                 demoDelay = seconds
             case "--chat":
@@ -176,7 +176,7 @@ public struct Options: Equatable, Sendable {
                 exportChat = try value(for: argument)
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
-            default: throw UsageError("unknown option '\(argument)'")
+            default: throw UsageError("unknown option \(Self.quoted(argument))")
             }
         }
         if case .exporting(let file, _) = transfer { transfer = .exporting(file, chat: exportChat) }
@@ -208,11 +208,34 @@ extension Options {
     /// is a usage error.
     public static func pinnedTime(environment: [String: String]) throws(UsageError) -> Double? {
         guard let text = environment["SOURCE_DATE_EPOCH"] else { return nil }
-        guard text.utf8.allSatisfy({ (48...57).contains($0) }), let seconds = Int64(text),
-            seconds <= 253_402_300_799  // 9999-12-31
-        else {
-            throw UsageError("SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, not '\(text)'")
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            throw UsageError("SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, not \(Self.quoted(text))")
+        }
+        let latest: Int64 = 253_402_300_799  // 9999-12-31 23:59:59
+        guard let seconds = Int64(text), seconds <= latest else {
+            throw UsageError(
+                "SOURCE_DATE_EPOCH \(Self.quoted(text)) is after the year 9999: at most \(latest) seconds since 1970")
         }
         return Double(seconds)
+    }
+}
+
+extension Options {
+    /// A value from the command line or the environment, as an error shows it: quoted, on
+    /// one line, with control characters made visible (a newline is `^J`).
+    static func quoted(_ text: String) -> String {
+        "'" + TerminalText.visible(text, keepNewlines: false) + "'"
+    }
+
+    /// A number in decimal notation, as `/location` reads its coordinates: digits, a point,
+    /// a sign and an exponent only (no hexadecimal, `inf` or `nan`); `nil` otherwise.
+    static func decimal(_ text: String) -> Double? {
+        let allowed = text.utf8.allSatisfy {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e")
+                || $0 == UInt8(ascii: "E")
+        }
+        guard allowed, let value = Double(text), value.isFinite else { return nil }
+        return value
     }
 }

@@ -54,11 +54,28 @@ enum Draftline {
             }
             return TerminalREPL.playTour(options: options)
         }
+        let path: String
+        do {
+            path = try options.resolvedDataDirectory(environment: environment)
+        } catch {
+            Console.write(
+                "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
+            return ExitStatus.failure
+        }
+        // The trace file first: a path it cannot use is a usage error that changes nothing,
+        // not even by making the data directory.
+        var trace: TraceFile?
+        if let tracePath = options.traceFile, options.transfer == nil {
+            do {
+                trace = try TraceFile(path: tracePath, format: options.traceFormat, dataDirectory: path)
+            } catch {
+                Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
+                return ExitStatus.usage
+            }
+        }
         let frontend: Frontend
         let data: DataDirectory
         do throws(Failure) {
-            let path: String
-            do { path = try options.resolvedDataDirectory(environment: environment) } catch { throw .usage(error) }
             if let transfer = options.transfer {
                 return TransferCommand.run(transfer, dataDirectory: path) { () throws(StoreError) in
                     try DataDirectory(path: path, clock: clock).history
@@ -82,15 +99,8 @@ enum Draftline {
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.failure
         }
-        if let path = options.traceFile {
+        if let trace {
             // The closure keeps the file open for as long as the front end lives.
-            let trace: TraceFile
-            do {
-                trace = try TraceFile(path: path, format: options.traceFormat, dataDirectory: data.path)
-            } catch {
-                Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
-                return ExitStatus.usage
-            }
             frontend.onReports = { [unowned session = frontend.session] reports in
                 trace.record(reports, session: session)
             }
@@ -107,12 +117,10 @@ enum Draftline {
     }
 
     private enum Failure: Error, CustomStringConvertible {
-        case usage(UsageError)
         case store(StoreError)
 
         var description: String {
             switch self {
-            case .usage(let error): return error.description
             case .store(let error): return error.description
             }
         }

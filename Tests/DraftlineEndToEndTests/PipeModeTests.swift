@@ -172,13 +172,18 @@ struct ExpectationTests {
         #expect(try fixture.messages(in: "alice").isEmpty)
     }
 
-    @Test(arguments: ["12x", "-5", "1e9", "", "99999999999999999999"])
-    func aMalformedSourceDateEpochIsAUsageError(_ value: String) throws {
+    @Test(arguments: [
+        ("12x", "must be a whole number"), ("-5", "must be a whole number"), ("1e9", "must be a whole number"),
+        ("", "must be a whole number"), ("99999999999999999999", "is after the year 9999"),
+        ("253402300800", "is after the year 9999"),
+    ])
+    func aMalformedSourceDateEpochIsAUsageError(_ value: String, _ why: String) throws {
         let result = try Fixture.run(
             Fixture.executable, arguments: ["--data-dir", fixture.dataDirectory],
             environment: fixture.environment(["SOURCE_DATE_EPOCH": value]), timeout: 20)
         #expect(result.status == 64)
-        #expect(String(decoding: result.error, as: UTF8.self).contains("SOURCE_DATE_EPOCH must be a whole number"))
+        #expect(String(decoding: result.error, as: UTF8.self).contains("SOURCE_DATE_EPOCH"))
+        #expect(String(decoding: result.error, as: UTF8.self).contains(why))
     }
 
     @Test func aPinnedClockDatesEveryMessageAndAge() throws {
