@@ -1,3 +1,4 @@
+import DraftlineTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -22,15 +23,15 @@ struct JournalTests {
         let reader = try PropertyListHistory(directory: data, segmentCapacity: 3)
         let feed = reader.follow(notifications: true)
         #expect(feed.descriptor >= 0)
-        #expect(feed.take().arrivals.isEmpty)  // what was there before the feed is history, not news
+        #expect(feed.takeAll().isEmpty)  // what was there before the feed is history, not news
         for index in 0..<8 { try writer.append(message("m\(index)"), to: pair) }
         try writer.appendAll([message("x"), message("y")], to: ChatID("carol")!)
         var ready = pollfd(fd: feed.descriptor, events: Int16(POLLIN), revents: 0)
         #expect(poll(&ready, 1, 5000) == 1)
-        let arrivals = feed.take().arrivals
+        let arrivals = feed.takeAll()
         #expect(arrivals.map(\.message.content) == (0..<8).map { "m\($0)" } + ["x", "y"])
         #expect(arrivals.map(\.chat.rawValue) == Array(repeating: "alice+bob", count: 8) + ["carol", "carol"])
-        #expect(feed.take().arrivals.isEmpty)
+        #expect(feed.takeAll().isEmpty)
         // Drained: the descriptor is quiet until the next append.
         ready.revents = 0
         #expect(poll(&ready, 1, 0) == 0)
@@ -44,9 +45,9 @@ struct JournalTests {
         var taken: [String] = []
         for index in 0..<40 {
             try writer.append(message("m\(index)"), to: pair)
-            if index % 7 == 0 { taken += feed.take().arrivals.map(\.message.content) }
+            if index % 7 == 0 { taken += feed.takeAll().map(\.message.content) }
         }
-        taken += feed.take().arrivals.map(\.message.content)
+        taken += feed.takeAll().map(\.message.content)
         #expect(taken == (0..<40).map { "m\($0)" })
         #expect(scratch.names(in: "data/live") == ["journal", "journal.1"])
     }
@@ -65,11 +66,11 @@ struct JournalTests {
         try handle.write(contentsOf: Data(junk.utf8))
         try handle.close()
         // The last line has no newline yet: it waits for one.
-        #expect(feed.take().arrivals.map(\.message.content) == ["real"])
+        #expect(feed.takeAll().map(\.message.content) == ["real"])
         try writer.append(message("next"), to: pair)
         // The writer ends the unfinished line first: it stays junk, and the record after
         // it parses.
-        #expect(feed.take().arrivals.map(\.message.content) == ["next"])
+        #expect(feed.takeAll().map(\.message.content) == ["next"])
     }
 
     @Test func aFIFOOrALinkWhereTheJournalBelongsNeitherHangsNorIsFollowed() throws {
@@ -78,7 +79,7 @@ struct JournalTests {
         let feed = try PropertyListHistory(directory: data).follow(notifications: true)
         // Storing still works; the journal is refused, so nothing is announced.
         try history.append(message("stored"), to: pair)
-        #expect(feed.take().arrivals.isEmpty)
+        #expect(feed.takeAll().isEmpty)
         #expect(try history.recentMessages(in: pair, limit: 5).value.map(\.content) == ["stored"])
         unlink(data + "/live/journal")
         let outside = scratch.path + "/outside"
@@ -86,13 +87,13 @@ struct JournalTests {
         #expect(symlink(outside, data + "/live/journal") == 0)
         try history.append(message("again"), to: pair)
         #expect(try String(contentsOfFile: outside, encoding: .utf8).isEmpty)
-        #expect(feed.take().arrivals.isEmpty)
+        #expect(feed.takeAll().isEmpty)
     }
 
     @Test func aBulkLoadCanSkipTheJournal() throws {
         let history = try PropertyListHistory(directory: data)
         let feed = try PropertyListHistory(directory: data).follow(notifications: false)
         try history.appendAll((0..<50).map { message("m\($0)") }, to: pair, durable: false, announce: false)
-        #expect(feed.take().arrivals.isEmpty)
+        #expect(feed.takeAll().isEmpty)
     }
 }

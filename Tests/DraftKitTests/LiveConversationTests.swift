@@ -1,5 +1,6 @@
 import DraftKit
 import DraftlineREPL
+import DraftlineTestSupport
 import Foundation
 import Testing
 
@@ -49,8 +50,8 @@ struct LiveConversationTests {
     @Test func aMessageArrivesInTheOpenChatAndTheDraftStaysAsItWas() throws {
         alice.handle(.line("/open bob"))
         bob.handle(.line("/open alice"))
-        _ = aliceFeed.take().arrivals
-        _ = bobFeed.take().arrivals
+        _ = aliceFeed.takeAll()
+        _ = bobFeed.takeAll()
         let half = TextDraft(text: "half a thought", cursor: 4)
         // alice leaves to the profile and back: her draft is in the store.
         alice.handle(.leave(.profile, half))

@@ -26,7 +26,7 @@ struct Journal {
 /// Follows the journal from where it ended when the reader was made, a bounded slice at
 /// a time.
 ///
-/// Each ``take()`` reads at most ``sliceBytes`` and returns at most ``sliceRecords``
+/// Each ``take()`` reads at most twice ``sliceBytes`` and returns at most ``sliceRecords``
 /// records, and says whether more is waiting, so a caller can serve the keyboard between
 /// slices. Memory holds one slice and one unfinished line, whatever the journal holds.
 /// When more than ``backlogLimit`` bytes are waiting (a flood of lines from a process
@@ -76,6 +76,9 @@ final class JournalReader {
             offset = 0
         }
         slice.skipped = skipIfFarBehind()
+        // At most one chunk read a slice (and one move to a rotated journal's successor):
+        // lines that are not records cost a slice too.
+        var reads = 0
         while slice.records.count < sliceRecords {
             if let line = lines.popFirst() {
                 if line.count <= JournalRecord.maximumLineBytes,
@@ -85,7 +88,8 @@ final class JournalReader {
                 }
                 continue
             }
-            guard readChunk() else { break }
+            guard reads < 2, readChunk() else { break }
+            reads += 1
         }
         slice.hasMore = !lines.isEmpty || isBehind()
         return slice
