@@ -155,7 +155,7 @@ public struct Options: Equatable, Sendable {
                 }
             case "--tour-speed":
                 let text = try value(for: argument)
-                guard let speed = Self.decimal(text), speed > 0, speed <= 1000 else {
+                guard let speed = try? Argument<Double>.speed.value(of: text) else {
                     throw UsageError("--tour-speed takes a number above 0 and at most 1000, not \(Self.quoted(text))")
                 }
                 tourSpeed = speed
@@ -167,7 +167,7 @@ public struct Options: Equatable, Sendable {
             case "--demo": demo = true
             case "--demo-delay":
                 let text = try value(for: argument)
-                guard let seconds = Self.decimal(text), seconds >= 0, seconds <= 3600 else {
+                guard let seconds = NumberGrammar.decimal(text, in: 0...3600) else {
                     throw UsageError("--demo-delay takes seconds from 0 to 3600, not \(Self.quoted(text))")
                 }
                 demoDelay = seconds
@@ -225,17 +225,5 @@ extension Options {
     /// one line, with control characters made visible (a newline is `^J`).
     static func quoted(_ text: String) -> String {
         "'" + TerminalText.visible(text, keepNewlines: false) + "'"
-    }
-
-    /// A number in decimal notation, as `/location` reads its coordinates: digits, a point,
-    /// a sign and an exponent only (no hexadecimal, `inf` or `nan`); `nil` otherwise.
-    static func decimal(_ text: String) -> Double? {
-        let allowed = text.utf8.allSatisfy {
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".")
-                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e")
-                || $0 == UInt8(ascii: "E")
-        }
-        guard allowed, let value = Double(text), value.isFinite else { return nil }
-        return value
     }
 }

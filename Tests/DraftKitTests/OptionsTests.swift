@@ -25,4 +25,16 @@ struct OptionsTests {
     func badArgumentsAreUsageErrors(_ arguments: [String]) {
         #expect(throws: UsageError.self) { try Options(parsing: arguments) }
     }
+
+    /// `--tour-speed` and `--demo-delay` read numbers as commands do: decimal, in range.
+    @Test func numbersAreReadInTheCommandsGrammar() throws {
+        #expect(try Options(parsing: ["--tour", "--tour-speed", "2.5"]).tourSpeed == 2.5)
+        #expect(try Options(parsing: ["--demo", "--demo-delay", "0.5"]).demoDelay == 0.5)
+        for word in ["0x10", "1e2", "0", "1001", "inf", "nan", "-2"] {
+            #expect(throws: UsageError.self, "\(word)") { try Options(parsing: ["--tour", "--tour-speed", word]) }
+        }
+        for word in ["0x10", "1e1", "-1", "3601", "inf"] {
+            #expect(throws: UsageError.self, "\(word)") { try Options(parsing: ["--demo", "--demo-delay", word]) }
+        }
+    }
 }

@@ -58,6 +58,12 @@ public struct Argument<Value: Sendable>: Sendable {
         Argument(name, isOptional: true, takesRest: takesRest, absent: fallback, candidates: candidates, parse: parse)
     }
 
+    /// A word made into this argument's value, as a command would take it (an option
+    /// that takes the same kind of value, such as `--tour-speed`, reads it here).
+    public func value(of word: String, capabilities: Capabilities = .pipe) throws(DraftlineError) -> Value {
+        try parse(word, capabilities)
+    }
+
     /// As written in the usage line: `<id>`, `[n]`, and choices (`on|off`) as they are.
     public var usage: String {
         if isOptional { return "[\(name)]" }
