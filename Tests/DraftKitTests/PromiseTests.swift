@@ -84,7 +84,7 @@ struct PromiseTests {
 
     @Test func ctrlCKeepsTheMediaList() throws {
         let file = NSTemporaryDirectory() + "/promise-\(UInt32.random(in: 0...UInt32.max)).png"
-        FileManager.default.createFile(atPath: file, contents: Data([1]))
+        try #require(FileManager.default.createFile(atPath: file, contents: Data([1])))
         defer { try? FileManager.default.removeItem(atPath: file) }
         type("/open alice")
         type("/attach \(file)")

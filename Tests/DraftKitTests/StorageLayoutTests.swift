@@ -106,7 +106,7 @@ struct StorageLayoutTests {
         case "fifo": #expect(mkfifo(segment, 0o600) == 0)
         case "dev-zero": try FileManager.default.createSymbolicLink(atPath: segment, withDestinationPath: "/dev/zero")
         default:
-            FileManager.default.createFile(atPath: segment, contents: Data())
+            try #require(FileManager.default.createFile(atPath: segment, contents: Data()))
             try FileManager.default.createSymbolicLink(
                 atPath: data + "/chats/bob/last", withDestinationPath: "9223372036854775807.plist")
         }

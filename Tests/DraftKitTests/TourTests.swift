@@ -76,7 +76,7 @@ struct TourTests {
     func everyChapterShowsItsRuleAndPlaysInUnderAMinute(_ name: String) throws {
         let chapter = try #require(Tour.chapter(named: name))
         let scratch = ScratchDirectory()
-        FileManager.default.createFile(atPath: scratch.path + "/photo.png", contents: Data([1]))
+        try #require(FileManager.default.createFile(atPath: scratch.path + "/photo.png", contents: Data([1])))
         let history = MemoryHistory()
         // Time passes as the player spends it: each step's pause and keys, at speed 1.
         nonisolated(unsafe) var now = 0.0

@@ -113,7 +113,7 @@ struct HostileEnvironmentTests {
     func aSegmentNumberOutOfRangeIsIgnored(_ name: String) throws {
         try threeChats()
         let chat = data + "/chats/bob"
-        FileManager.default.createFile(atPath: chat + "/" + name, contents: Data("x".utf8))
+        try #require(FileManager.default.createFile(atPath: chat + "/" + name, contents: Data("x".utf8)))
         try FileManager.default.removeItem(atPath: chat + "/last")
         try FileManager.default.createSymbolicLink(atPath: chat + "/last", withDestinationPath: name)
         let result = try run("/open bob\nsecond\n/profile bob\n")
@@ -194,8 +194,9 @@ struct HostileEnvironmentTests {
 
     @Test func aFileGivenAsTheDataDirectoryIsRefusedAndKeepsItsMode() throws {
         let notes = fixture.root + "/notes.txt"
-        FileManager.default.createFile(
-            atPath: notes, contents: Data("mine".utf8), attributes: [.posixPermissions: 0o644])
+        try #require(
+            FileManager.default.createFile(
+                atPath: notes, contents: Data("mine".utf8), attributes: [.posixPermissions: 0o644]))
         let result = try run("", arguments: ["--data-dir", notes])
         #expect(result.status == 1)
         #expect(result.error.contains("not a directory"))
@@ -218,8 +219,9 @@ struct HostileEnvironmentTests {
     @Test func aLockThatIsALinkIsRefusedAndItsTargetUntouched() throws {
         try threeChats()
         let outside = fixture.root + "/outside.txt"
-        FileManager.default.createFile(
-            atPath: outside, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644])
+        try #require(
+            FileManager.default.createFile(
+                atPath: outside, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644]))
         try FileManager.default.removeItem(atPath: data + "/lock")
         try FileManager.default.createSymbolicLink(atPath: data + "/lock", withDestinationPath: outside)
         let result = try run("/open alice\n")
@@ -278,7 +280,8 @@ struct HostileEnvironmentTests {
 
     @Test func aMalformedContactsFileGetsOneWarning() throws {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: data + "/contacts.plist", contents: Data("not a plist".utf8))
+        try #require(
+            FileManager.default.createFile(atPath: data + "/contacts.plist", contents: Data("not a plist".utf8)))
         let result = try run("/open alice\n")
         #expect(result.error.contains("contacts.plist is not a property list"), "\(result.error)")
     }

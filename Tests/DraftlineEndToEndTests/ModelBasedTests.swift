@@ -52,7 +52,7 @@ final class Driver {
         self.vi = vi
         random = SeededGenerator(seed: seed)
         attachment = fixture.root + "/photo.png"
-        FileManager.default.createFile(atPath: attachment, contents: Data([0x89, 0x50]))
+        try #require(FileManager.default.createFile(atPath: attachment, contents: Data([0x89, 0x50])))
         terminal = try Self.start(fixture, vi: vi)
     }
 

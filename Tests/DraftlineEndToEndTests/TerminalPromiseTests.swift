@@ -218,7 +218,8 @@ struct PipePromiseTests {
         // A file where alice's chat directory belongs: every send to alice fails, even as root.
         try FileManager.default.createDirectory(
             atPath: fixture.dataDirectory + "/chats", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: fixture.dataDirectory + "/chats/alice", contents: Data("x".utf8))
+        try #require(
+            FileManager.default.createFile(atPath: fixture.dataDirectory + "/chats/alice", contents: Data("x".utf8)))
         let result = try fixture.runPiped("/open alice\ntwo\nthree\n/open bob\nfour\n/open alice\n/undo\n/drafts\n")
         #expect(result.status == 1)
         #expect(result.error.contains("'two' is on the undo stack"))
