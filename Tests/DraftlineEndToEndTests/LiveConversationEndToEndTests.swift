@@ -23,6 +23,20 @@ struct LiveConversationEndToEndTests {
         return terminal
     }
 
+    /// A data directory whose journal is a few bytes short of its rotation size (1 MiB of
+    /// lines that are no records): the first message sent rotates it, so every reader must
+    /// follow the journal into its new file, from that file's start.
+    func journalAboutToRotate() throws {
+        #expect(try fixture.runPiped("").status == 0)
+        let size = (1 << 20) - 30
+        let line = String(repeating: "x", count: 99) + "\n"
+        let last = String(repeating: "y", count: size % 100 - 1) + "\n"
+        try fixture.append(Data((String(repeating: line, count: size / 100) + last).utf8), to: "live/journal")
+    }
+
+    /// Whether the journal was rotated (and `journal.1` holds the lines before).
+    var journalRotated: Bool { FileManager.default.fileExists(atPath: fixture.dataDirectory + "/live/journal.1") }
+
     /// Sends a line and waits until draftline has shown it as sent.
     func say(_ text: String, on terminal: PseudoTerminal) throws {
         try terminal.send(text + "\r")
@@ -32,6 +46,7 @@ struct LiveConversationEndToEndTests {
     @Test(arguments: ["inotify", "poll"])
     func messagesArriveAboveAHalfTypedLineAndTheLineAndCursorStay(_ watch: String) throws {
         let environment = watch == "poll" ? ["DRAFTLINE_WATCH": "poll"] : [:]
+        try journalAboutToRotate()
         let alice = try start("alice", environment: environment)
         let bob = try start("bob")
         try alice.open("bob")
@@ -52,6 +67,7 @@ struct LiveConversationEndToEndTests {
         let stored = try fixture.messages(in: "alice+bob")
         #expect(stored.map(\.content) == ["one", "two", "three", "half typed, cursor in the very middle"])
         #expect(stored.map(\.sender) == ["bob", "bob", "bob", "alice"])
+        #expect(journalRotated)
         #expect(try alice.quit() == .exited(0))
         #expect(try bob.quit() == .exited(0))
     }
@@ -116,6 +132,7 @@ struct LiveConversationEndToEndTests {
     @Test func twoHundredMessagesEachWayWhileBothTypeAndLeaveDrafts() throws {
         let aliceTrace = fixture.root + "/alice.trace"
         let bobTrace = fixture.root + "/bob.trace"
+        try journalAboutToRotate()
         let alice = try start("alice", ["--trace-file", aliceTrace])
         let bob = try start("bob", ["--trace-file", bobTrace])
         // Each leaves a draft in a third chat first, and finds it there at the end.
@@ -164,6 +181,7 @@ struct LiveConversationEndToEndTests {
             let restored = events.filter { $0["event"] as? String == "restored" && $0["text"] as? String == "\(own)-" }
             #expect(restored.count == count / 40)
         }
+        #expect(journalRotated)
         let stored = try fixture.messages(in: "alice+bob")
         #expect(stored.count == 2 * (count + 1))
         #expect(stored.filter { $0.sender == "alice" }.map(\.content) == (0...count).map { "a-\($0)" })

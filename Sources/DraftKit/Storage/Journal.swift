@@ -75,6 +75,12 @@ final class JournalReader {
             current = journal.file.openForReading()
             offset = 0
         }
+        if let size = try? current?.status().size, size < offset {
+            // Truncated by hand: what is there now is new.
+            offset = 0
+            partial = []
+            lines = []
+        }
         slice.skipped = skipIfFarBehind()
         // At most one chunk read a slice (and one move to a rotated journal's successor):
         // lines that are not records cost a slice too.
