@@ -39,10 +39,24 @@ struct FuzzPassTests {
             .deletingLastPathComponent().appendingPathComponent("Fuzz/seeds")
     }
 
+    /// A target's seeds, and the empty input (where `make fuzz` starts too).
     static func seedInputs(_ target: String) throws -> [[UInt8]] {
         let directory = seeds.appendingPathComponent(target)
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
-            Array(try Data(contentsOf: directory.appendingPathComponent($0)))
+        return try [[]]
+            + FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+                Array(try Data(contentsOf: directory.appendingPathComponent($0)))
+            }
+    }
+
+    /// Seeds, each changed at a few bytes.
+    static func mutations(of seeds: [[UInt8]], count: Int, seed: UInt64) -> [[UInt8]] {
+        var random = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            var mutated = seeds.randomElement(using: &random)!
+            for _ in 0..<Int.random(in: 1...4, using: &random) where !mutated.isEmpty {
+                mutated[Int.random(in: 0..<mutated.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            return mutated
         }
     }
 
@@ -61,7 +75,7 @@ struct FuzzPassTests {
     @Test func historyReader() throws {
         let scratch = ScratchDirectory()
         let seeds = try Self.seedInputs("history-reader")
-        #expect(seeds.count == 3)
+        #expect(seeds.count == 4)
         // The seeds (valid, foreign, truncated), then each mutated a little, then noise.
         var random = SeededGenerator(seed: 3)
         var inputs = seeds
@@ -80,7 +94,7 @@ struct FuzzPassTests {
     @Test func storage() throws {
         let scratch = ScratchDirectory()
         let seeds = try Self.seedInputs("storage")
-        #expect(seeds.count == 3)
+        #expect(seeds.count == 4)
         var random = SeededGenerator(seed: 5)
         let inputs = (0..<300).map { _ in
             (0..<Int.random(in: 2...16, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -93,7 +107,7 @@ struct FuzzPassTests {
     @Test func liveFiles() throws {
         let scratch = ScratchDirectory()
         let seeds = try Self.seedInputs("journal")
-        #expect(seeds.count == 3)
+        #expect(seeds.count == 4)
         // The seeds, each cut at random places (torn writes), then the usual noise.
         var random = SeededGenerator(seed: 6)
         var inputs = seeds
@@ -103,6 +117,33 @@ struct FuzzPassTests {
         }
         for input in inputs + Self.inputs(count: 100, seed: 7) {
             #expect(FuzzProperties.liveFiles(input, scratch: scratch.path) == nil, "\(input)")
+        }
+    }
+
+    @Test func nestedPropertyList() throws {
+        let scratch = ScratchDirectory()
+        let seeds = try Self.seedInputs("nested-plist")
+        #expect(seeds.count == 5)
+        for input in seeds + Self.mutations(of: seeds, count: 50, seed: 8) + Self.inputs(count: 50, seed: 9) {
+            #expect(FuzzProperties.nestedPropertyList(input, scratch: scratch.path) == nil, "\(input)")
+        }
+    }
+
+    @Test func indexTail() throws {
+        let scratch = ScratchDirectory()
+        let seeds = try Self.seedInputs("index-tail")
+        #expect(seeds.count == 4)
+        for input in seeds + Self.mutations(of: seeds, count: 60, seed: 10) + Self.inputs(count: 40, seed: 11) {
+            #expect(FuzzProperties.indexTail(input, scratch: scratch.path) == nil, "\(input)")
+        }
+    }
+
+    @Test func journalLines() throws {
+        let scratch = ScratchDirectory()
+        let seeds = try Self.seedInputs("journal-lines")
+        #expect(seeds.count == 4)
+        for input in seeds + Self.mutations(of: seeds, count: 20, seed: 12) + Self.inputs(count: 20, seed: 13) {
+            #expect(FuzzProperties.journalLines(input, scratch: scratch.path) == nil, "\(input)")
         }
     }
 }

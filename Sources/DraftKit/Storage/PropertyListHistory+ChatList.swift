@@ -41,6 +41,11 @@ extension PropertyListHistory {
         return Reading(summaries, warnings: warnings)
     }
 
+    /// How many bytes of the chat list's index the last ``recentChats(limit:where:)`` looked
+    /// at: each byte once, and at most 256 more a block, however the file ends (a figure
+    /// for the fuzzers and tests).
+    public var chatListBytesScanned: Int { recent.bytesScanned }
+
     /// A chat's last message; `nil` when it has none. A chat that cannot be read gives a
     /// summary without one, and a warning. Without `repair`, a damaged segment is passed
     /// over as it is (and set aside when a later read meets it).

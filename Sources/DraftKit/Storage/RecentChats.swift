@@ -20,6 +20,9 @@ final class RecentChats {
     /// The file's size at its last compaction, once read from `recent.size` (another
     /// process's compaction since only moves the next one a little).
     private var compactedSize: Int?
+    /// How many bytes the last ``newest(_:where:)`` looked at (each byte of the file once,
+    /// plus the start of a line carried from one block to the one before it).
+    private(set) var bytesScanned = 0
 
     init(directory: Directory, temporary: Directory) {
         log = LogFile(directory: directory, name: "recent")
@@ -114,6 +117,7 @@ final class RecentChats {
     /// zero-filled tail) is dropped as it is met, never carried and copied again with every
     /// block before it.
     func newest(_ limit: Int, where include: (ChatID) -> Bool) -> [Entry]? {
+        bytesScanned = 0
         guard let file = log.openForReading() else { return nil }
         defer { file.close() }
         var end = (try? file.status().size) ?? 0
@@ -134,6 +138,7 @@ final class RecentChats {
                 tailTooLong = false
             }
             bytes += carry
+            bytesScanned += bytes.count
             carry = []
             if start > 0 {
                 let newline = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex

@@ -1,0 +1,16 @@
+// libFuzzer entry point: FuzzProperties.indexTail on a scratch data directory (issue 19).
+// Built by `make fuzz`.
+import Foundation
+
+nonisolated(unsafe) private var scratch: String = {
+    var template = Array((NSTemporaryDirectory() + "/draftline-fuzz-index-tail-XXXXXX").utf8CString)
+    return String(cString: mkdtemp(&template)!)
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzIndexTail(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    if let failure = FuzzProperties.indexTail(Array(UnsafeBufferPointer(start: data, count: size)), scratch: scratch) {
+        fatalError(failure)
+    }
+    return 0
+}

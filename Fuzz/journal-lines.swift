@@ -1,0 +1,17 @@
+// libFuzzer entry point: FuzzProperties.journalLines on a scratch data directory (issue 19).
+// Built by `make fuzz`.
+import Foundation
+
+nonisolated(unsafe) private var scratch: String = {
+    var template = Array((NSTemporaryDirectory() + "/draftline-fuzz-journal-lines-XXXXXX").utf8CString)
+    return String(cString: mkdtemp(&template)!)
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJournalLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    if let failure = FuzzProperties.journalLines(Array(UnsafeBufferPointer(start: data, count: size)), scratch: scratch)
+    {
+        fatalError(failure)
+    }
+    return 0
+}
