@@ -99,6 +99,8 @@ enum Draftline {
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.failure
         }
+        // What opening the directory noticed (a directory of an older layout left where it was).
+        Console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
         if let trace {
             // The closure keeps the file open for as long as the front end lives.
             frontend.onReports = { [unowned session = frontend.session] reports in

@@ -167,4 +167,21 @@ struct BoundedWorkTests {
         try piped.write("/quit\n")
         #expect(try piped.waitForExit() == .exited(0), "\(piped.text)")
     }
+
+    // MARK: what opening noticed
+
+    /// A directory of the old layout whose thread cannot be moved (threads/ has one of that
+    /// name already): one warning at start, said, not lost, and both histories kept.
+    @Test func whatOpeningNoticesIsShownOnce() throws {
+        try fixture.writeSegment([message("old thread")], chat: "tweet_1", number: 0)
+        try fixture.writeSegment([message("new thread")], chat: "tweet_1", number: 0, kind: "threads")
+        let result = try run("/chats all\n")
+        #expect(result.status == 0)
+        #expect(
+            result.error.split(separator: "\n") == [
+                "warning: chats/tweet_1 was left where it is: threads/tweet_1 exists already"
+            ])
+        #expect(try fixture.messages(in: "tweet_1").map(\.content) == ["old thread"])
+        #expect(try fixture.messages(in: "tweet_1", thread: true).map(\.content) == ["new thread"])
+    }
 }
