@@ -37,10 +37,13 @@ run: build
 #
 # The random-keystroke test holds the program to "no stall over 5 s", which means something
 # only when nothing else competes for the two cores: it runs alone, after the rest.
+# Timing-sensitive tests that drive many terminals each; they run on their own, after the rest.
+LONG_TESTS = RandomKeystrokeTests|EndToEndTests\.ConservationTests
+
 test: setup lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip RandomKeystrokeTests
-	$(SWIFT) test --skip-build --filter RandomKeystrokeTests
+	$(SWIFT) test --skip-build --skip "$(LONG_TESTS)"
+	$(SWIFT) test --skip-build --filter "$(LONG_TESTS)"
 
 # The benchmark: release build, figures and ratios printed (takes a few minutes).
 bench: setup

@@ -8,6 +8,7 @@
 #define CEDITLINE_SHIM_H
 
 #include <histedit.h>
+#include <stdarg.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,13 @@ static inline int dl_el_columns(EditLine *el) {
     int columns = 0;
     if (el_get(el, EL_GETTC, "co", &columns) != 0 || columns <= 0) return 80;
     return columns;
+}
+
+/// `el_get(el, EL_GETTC, "li", &rows)`: the terminal's height; 24 when unknown.
+static inline int dl_el_rows(EditLine *el) {
+    int rows = 0;
+    if (el_get(el, EL_GETTC, "li", &rows) != 0 || rows <= 0) return 24;
+    return rows;
 }
 
 /// `el_set(el, EL_PROMPT, f)`.
@@ -151,6 +159,104 @@ static inline int dl_history_enter(History *h, const char *line) {
 static inline int dl_history_clear(History *h) {
     HistEvent ev;
     return history(h, &ev, H_CLEAR);
+}
+
+/// `el_set(el, EL_SETTY, "-d", isig ? "+isig" : "-isig", NULL)`: in the edit mode's
+/// terminal settings, whether the terminal turns Ctrl-C, Ctrl-Z and Ctrl-\ into signals.
+/// Off, they arrive as keys, in order with the keys typed before them, and the terminal
+/// flushes nothing.
+static inline int dl_el_set_edit_signals(EditLine *el, int isig) {
+    return el_set(el, EL_SETTY, "-d", isig ? "+isig" : "-isig", NULL);
+}
+
+/// `el_set(el, EL_PREP_TERM, flag)`: put the terminal in the editor's raw mode (1) or
+/// back in the mode it had (0), as libedit does around each read.
+static inline int dl_el_prepare_terminal(EditLine *el, int flag) {
+    return el_set(el, EL_PREP_TERM, flag);
+}
+
+/// Whether the terminal can move the cursor up and erase a line (`el_get(EL_GETTC)` of
+/// the `up` and `ce` capabilities): 0 for `TERM=dumb` or a terminal libedit does not know.
+static inline int dl_el_has_cursor_motion(EditLine *el) {
+    char *up = NULL, *erase = NULL;
+    if (el_get(el, EL_GETTC, "up", &up) != 0 || el_get(el, EL_GETTC, "ce", &erase) != 0) return 0;
+    return up != NULL && up[0] != '\0' && erase != NULL && erase[0] != '\0';
+}
+
+/// Called when libedit consults the history while reading a line (a recall: the up
+/// arrow, `^R`, vi's `k` or `/`), with the context given to `dl_history_observe`.
+typedef void (*dl_history_observer)(void *context);
+
+static dl_history_observer dl_observer = NULL;
+static void *dl_observer_context = NULL;
+
+/// Sets the function called on every history lookup libedit makes while reading.
+static inline void dl_history_observe(dl_history_observer observer, void *context) {
+    dl_observer = observer;
+    dl_observer_context = context;
+}
+
+/// A history function for `EL_HIST` that forwards every operation to libedit's own
+/// `history()` with its arguments, and tells the observer first when the operation moves
+/// through the list (a recall is about to replace the edit line, which still holds what
+/// was typed). libedit has no `va_list` form of `history()`, so each operation's
+/// arguments are taken one by one, as `history(3)` documents them.
+static int dl_history_watching(void *ref, HistEvent *ev, int op, ...) {
+    History *h = (History *)ref;
+    va_list args;
+    va_start(args, op);
+    int result = -1;
+    switch (op) {
+    case H_FIRST: case H_LAST: case H_PREV: case H_NEXT: case H_CURR:
+        if (dl_observer != NULL) dl_observer(dl_observer_context);
+        result = history(h, ev, op);
+        break;
+    case H_SET: case H_PREV_EVENT: case H_NEXT_EVENT:
+        if (dl_observer != NULL) dl_observer(dl_observer_context);
+        result = history(h, ev, op, va_arg(args, int));
+        break;
+    case H_PREV_STR: case H_NEXT_STR:
+        if (dl_observer != NULL) dl_observer(dl_observer_context);
+        result = history(h, ev, op, va_arg(args, const char *));
+        break;
+    case H_GETSIZE: case H_CLEAR: case H_GETUNIQUE: case H_END:
+        result = history(h, ev, op);
+        break;
+    case H_SETSIZE: case H_SETUNIQUE: case H_DEL:
+        result = history(h, ev, op, va_arg(args, int));
+        break;
+    case H_ENTER: case H_ADD: case H_APPEND: case H_LOAD: case H_SAVE:
+        result = history(h, ev, op, va_arg(args, const char *));
+        break;
+    case H_SAVE_FP:
+        result = history(h, ev, op, va_arg(args, FILE *));
+        break;
+    case H_NSAVE_FP: {
+        size_t count = va_arg(args, size_t);
+        result = history(h, ev, op, count, va_arg(args, FILE *));
+        break;
+    }
+    case H_NEXT_EVDATA: case H_DELDATA: {
+        int number = va_arg(args, int);
+        result = history(h, ev, op, number, va_arg(args, void **));
+        break;
+    }
+    case H_REPLACE: {
+        const char *line = va_arg(args, const char *);
+        result = history(h, ev, op, line, va_arg(args, void *));
+        break;
+    }
+    default:
+        break;
+    }
+    va_end(args);
+    return result;
+}
+
+/// `el_set(el, EL_HIST, dl_history_watching, h)`: the history attached through the
+/// watching function above.
+static inline int dl_el_set_watched_history(EditLine *el, History *h) {
+    return el_set(el, EL_HIST, dl_history_watching, h);
 }
 
 #endif

@@ -54,4 +54,7 @@ public enum DraftlineError: Error, Equatable, Sendable {
     case waitInterrupted(arrived: Int, wanted: Int)
     /// A line longer than ``Session/maximumLineBytes``; its size in bytes.
     case lineTooLong(Int)
+    /// A paste longer than ``Session/maximumLineBytes``; its size in bytes. Nothing of it
+    /// was inserted.
+    case pasteTooLong(Int)
 }

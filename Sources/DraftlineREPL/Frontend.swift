@@ -29,10 +29,11 @@ public final class Frontend {
         public var effects: [Effect]
     }
 
-    /// Handles one input event: the lines to show and what to do next.
+    /// Handles one input event: the lines to show and what to do next. `recalledOver` is
+    /// what history recalls replaced of the user's text during the read.
     @discardableResult
-    public func handle(_ event: InputEvent) -> Response {
-        let outcome = session.handle(event)
+    public func handle(_ event: InputEvent, recalledOver: [TextDraft] = []) -> Response {
+        let outcome = session.handle(event, recalledOver: recalledOver)
         onReports?(outcome.reports)
         return Response(lines: lines(for: outcome.reports), effects: outcome.effects)
     }

@@ -62,6 +62,8 @@ extension Presenter {
             return "waited \(time) s: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
         case .lineTooLong(let bytes):
             return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent or changed"
+        case .pasteTooLong(let bytes):
+            return "paste refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was inserted"
         }
     }
 

@@ -1,7 +1,8 @@
 import DraftKit
 import Foundation
 
-/// The screens made of several lines: a profile, the draft map, the chat list.
+/// The screens made of several lines: a profile, the draft map and the undo stack, the
+/// chat list.
 extension Presenter {
     func profile(_ profile: Profile) -> [OutputLine] {
         let count: String
@@ -31,6 +32,19 @@ extension Presenter {
                     .info,
                     "  \(entry.key)  \(shown)  cursor \(entry.text?.cursor ?? 0)  media \(entry.mediaCount)"
                         + "  age \(Self.age(entry.age))")
+            }
+    }
+
+    /// The undo stack, most recent first (what `/undo` brings back next).
+    func undoStack(_ entries: [DraftRules.Lost]) -> [OutputLine] {
+        guard !entries.isEmpty else { return [] }
+        return [OutputLine(.info, "undo stack (\(entries.count), /undo brings back the first):")]
+            + entries.reversed().map { entry in
+                let text = entry.draft.text.map { "\"\(Self.flat($0.text))\"" } ?? "(no text)"
+                let media = entry.draft.attachments.count
+                return OutputLine(
+                    .info,
+                    "  \(entry.origin.key?.rawValue ?? "(line)")  \(text)" + (media > 0 ? "  media \(media)" : ""))
             }
     }
 

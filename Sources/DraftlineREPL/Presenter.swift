@@ -43,22 +43,25 @@ public struct Presenter {
             }
             return [info("attached: " + Self.flat(list.joined(separator: "  ")))]
         case .draft(let event):
-            return tracing ? [info(trace(event))] : []
-        case .undone(let draft, let key, let replaced):
+            // A lookup that changed nothing is in the trace file's debuglog, not on screen.
+            return tracing && event.kind != .unchanged ? [info(trace(event))] : []
+        case .undone(let draft, let origin, let replaced):
             let media = draft.attachments.count
+            let place = origin.key.map { "draft for \($0)" } ?? "line"
             return [
                 info(
-                    "draft for \(key) is back: \"\(Self.flat(draft.text?.text ?? ""))\""
+                    "\(place) is back: \"\(Self.flat(draft.text?.text ?? ""))\""
                         + (media > 0 ? ", \(media) attached" : "")
-                        + (replaced ? "; the newer draft it replaced is on the undo stack (/undo again)" : ""))
+                        + (replaced ? "; the draft that was there is on the undo stack (/undo again)" : ""))
             ]
         case .chatList(let entries, let more):
             return chatList(entries, identity: identity)
                 + (more
                     ? [info("(the \(entries.count) most recent: /chats \(entries.count * 2) or /chats all for more)")]
                     : [])
-        case .draftMap(let entries):
-            return draftMap(entries)
+        case .draftMap(let entries, let undo, let line):
+            return draftMap(entries) + undoStack(undo)
+                + (line.map { [info("edit line: \"\(Self.flat($0.text))\"  cursor \($0.cursor)")] } ?? [])
         case .help:
             return help().map(info)
         case .alreadyHere(.privateChat(let user)):
@@ -75,8 +78,8 @@ public struct Presenter {
                     "\(count) unsent draft\(count == 1 ? "" : "s") would be forgotten: "
                         + "Ctrl-D again (or /quit) quits; anything else carries on")
             ]
-        case .abandoned:
-            return [info("line abandoned: /undo brings it back")]
+        case .setAside(let cause, let count):
+            return [info(setAside(cause, count: count))]
         case .expectationMet(let expectation):
             return [info("ok: " + Self.flat(Self.statement(of: expectation)))]
         case .forgotten(let keys):
@@ -107,7 +110,10 @@ public struct Presenter {
     /// A message as a chat shows it: `you:` when `identity` sent it, else the sender's key.
     public static func render(_ message: Message, identity: GlobalKey = .me) -> String {
         let author = message.author == identity.rawValue ? "you" : TerminalText.visible(message.author)
-        return "  \(author): " + body(of: message)
+        let head = "  \(author): "
+        // A message of several lines (a paste) keeps them, each under the first.
+        let indent = "\n" + String(repeating: " ", count: head.count)
+        return head + body(of: message).replacingOccurrences(of: "\n", with: indent)
     }
 
     /// What a message says, made safe: its text, or what it carries.
@@ -163,8 +169,24 @@ public struct Presenter {
         let text =
             event.draft.text.map { " \"\(Self.flat($0.text))\" cursor \($0.cursor)" } ?? ""
         let media = event.draft.attachments.count
-        return "trace: \(event.kind.rawValue) \(event.key) (\(cause(event.cause)))\(text)"
+        return "trace: \(event.kind.rawValue) \(event.key?.rawValue ?? "(line)") (\(cause(event.cause)))\(text)"
             + (media > 0 ? ", \(media) attached" : "")
+    }
+
+    /// The one line that says text went on the undo stack without the user asking.
+    private func setAside(_ cause: DraftEvent.Cause, count: Int) -> String {
+        let what: String
+        switch cause {
+        case .interrupted: what = "line abandoned"
+        case .replacedByRecall: what = "the line you had typed before recalling one is on the undo stack"
+        case .replacedBySend: what = "the draft went on the undo stack: the line that replaced it did not hold it"
+        case .leftEmpty: what = "draft emptied"
+        case .blankLine: what = "draft cleared"
+        case .nowhereToKeep: what = "nothing here can keep that text: it is on the undo stack"
+        default: what = "text went on the undo stack"
+        }
+        let more = count > 1 ? " (\(count) entries)" : ""
+        return what + more + ": /undo brings it back"
     }
 
     private func cause(_ cause: DraftEvent.Cause) -> String {
@@ -179,7 +201,10 @@ public struct Presenter {
         case .blankLine: return "a blank line sends nothing"
         case .sendFailed: return "the send failed: nothing is lost"
         case .sendFailedAside: return "the send failed: /undo brings it back"
-        case .replacedBySend: return "the line sent was not this draft typed into: /undo brings it back"
+        case .replacedBySend: return "the line that replaced this draft did not hold it: /undo brings it back"
+        case .replacedByRecall: return "a recalled line replaced this text: /undo brings it back"
+        case .keptOverRecall: return "a recalled command ran: the line it replaced is the draft"
+        case .nowhereToKeep: return "nothing here keeps a draft: /undo brings it back"
         case .interrupted: return "Ctrl-C abandons the line: /undo brings it back"
         case .discardCommand: return "/discard (/undo brings it back)"
         case .undo: return "/undo"

@@ -14,9 +14,9 @@ public enum TraceFormat: String, Sendable {
     public func lines(for reports: [Report], time: Date, screen: String) -> [String] {
         reports.compactMap { report in
             switch (self, report) {
-            case (.json, .draft(let event)):
+            case (.json, .draft(let event)) where event.kind != .unchanged:
                 return Self.json([
-                    "time": Self.stamp(time), "event": event.kind.rawValue, "key": event.key.rawValue,
+                    "time": Self.stamp(time), "event": event.kind.rawValue, "key": event.key?.rawValue ?? NSNull(),
                     "text": event.draft.text?.text ?? NSNull(), "cursor": event.draft.text?.cursor ?? 0,
                     "media": event.draft.attachments.count, "cause": Self.cause(event.cause), "screen": screen,
                 ])
@@ -42,9 +42,9 @@ public enum TraceFormat: String, Sendable {
                 ])
             case (.debuglog, .draft(let event)):
                 switch event.kind {
-                case .saved: return "inputKey_save:\(event.key.rawValue)"
+                case .saved: return event.key.map { "inputKey_save:\($0.rawValue)" }
                 case .restored: return "inputStr_get:\(event.draft.text?.text ?? "")"
-                case .removed where event.cause == .sending: return "inputKey_delegate:\(event.key.rawValue)"
+                case .removed where event.cause == .sending: return event.key.map { "inputKey_delegate:\($0.rawValue)" }
                 default: return nil
                 }
             default:
@@ -71,6 +71,9 @@ public enum TraceFormat: String, Sendable {
         case .sendFailed: return "send-failed"
         case .sendFailedAside: return "send-failed-undo-stack"
         case .replacedBySend: return "replaced-by-send"
+        case .replacedByRecall: return "replaced-by-recall"
+        case .keptOverRecall: return "kept-over-recall"
+        case .nowhereToKeep: return "nowhere-to-keep"
         case .interrupted: return "interrupt"
         case .discardCommand: return "discard"
         case .undo: return "undo"

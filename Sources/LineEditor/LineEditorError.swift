@@ -1,13 +1,16 @@
-/// A libedit call that failed: which C function, and what went wrong.
+/// A libedit call that failed: which C function, its result code, and what went wrong.
 public struct LineEditorError: Error, CustomStringConvertible, Sendable {
     /// The libedit function that failed, such as `el_init`.
     public var function: String
+    /// What the function returned, when it returned a code.
+    public var code: Int32?
     /// What went wrong, in words.
     public var message: String
 
-    public init(function: String, message: String) {
+    public init(function: String, code: Int32? = nil, message: String? = nil) {
         self.function = function
-        self.message = message
+        self.code = code
+        self.message = message ?? "failed" + (code.map { " (returned \($0))" } ?? "")
     }
 
     public var description: String { "\(function): \(message)" }

@@ -4,7 +4,11 @@ import LineEditor
 
 /// Where draftline's lines go: through the line editor's one output path. While a line
 /// is being read, they are printed above it and the line is redrawn.
-enum Console {
+///
+/// One console is made when draftline starts and handed to what prints (the terminal and
+/// pipe loops, the live feed, the tour); it knows its editor because it was given it, not
+/// by looking one up.
+final class Console {
     enum Stream {
         case output, error
     }
@@ -17,24 +21,33 @@ enum Console {
         case narration = "36"
     }
 
-    /// Colour only on a terminal, and never with `NO_COLOR` set (https://no-color.org).
-    nonisolated(unsafe) static var colour: Bool = false
+    /// Whether styles are written: only on a terminal that takes escape sequences, and
+    /// never with `NO_COLOR` set (https://no-color.org).
+    let colour: Bool
     /// The editor reading lines, on a terminal.
-    nonisolated(unsafe) static weak var editor: LineEditor?
+    private(set) weak var editor: LineEditor?
 
-    static func decideColour(environment: [String: String], terminal: Bool) {
-        colour = terminal && (environment["NO_COLOR"] ?? "").isEmpty
+    init(colour: Bool) { self.colour = colour }
+
+    /// Whether colour is wanted: standard output and error are a terminal, `NO_COLOR` is
+    /// unset or empty, and the terminal is not a dumb one (`TERM` unset, `dumb`).
+    static func wantsColour(environment: [String: String], terminal: Bool) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return terminal && (environment["NO_COLOR"] ?? "").isEmpty && !term.isEmpty && term != "dumb"
     }
 
+    /// From now on, output goes through this editor (above its line while it reads one).
+    func attach(_ editor: LineEditor) { self.editor = editor }
+
     /// Text in a style, when colour is on.
-    private static func styled(_ text: String, _ style: Style?) -> String {
-        guard colour, let style else { return text }
+    private func styled(_ text: String, _ style: Style?) -> String {
+        guard colour, editor?.hasCursorMotion ?? true, let style else { return text }
         return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
     }
 
     /// Writes text (a newline at its end stays outside the style), above the edit line
     /// while one is being read.
-    static func write(_ text: String, to stream: Stream, style: Style? = nil) {
+    func write(_ text: String, to stream: Stream, style: Style? = nil) {
         var body = Substring(text)
         let newline = body.last == "\n"
         if newline { body = body.dropLast() }
@@ -46,10 +59,16 @@ enum Console {
         }
     }
 
+    /// Writes text, with no editor and no style: for what draftline says before (or
+    /// instead of) running the REPL.
+    static func write(_ text: String, to stream: Stream) {
+        LineEditor.write(text, toError: stream == .error)
+    }
+
     /// Prints lines: information to standard output, warnings and errors to standard
     /// error, in order. Consecutive lines for one stream go out as one write, so above
     /// the edit line they are printed together and the line is redrawn once.
-    static func show(_ lines: [OutputLine]) {
+    func show(_ lines: [OutputLine]) {
         var batch = ""
         var batchStream = Stream.output
         for line in lines {

@@ -2,6 +2,7 @@ import DraftKit
 import DraftlineREPL
 import Foundation
 import Glibc
+import LineEditor
 
 /// Wires the pieces: parses options, opens the data directory, and runs the REPL on a
 /// terminal or on a pipe.
@@ -46,13 +47,14 @@ enum Draftline {
             clock = { Date() }
         }
         let terminal = isatty(0) == 1 && isatty(1) == 1
-        Console.decideColour(environment: environment, terminal: terminal && isatty(2) == 1)
+        let console = Console(
+            colour: Console.wantsColour(environment: environment, terminal: terminal && isatty(2) == 1))
         if options.tour {
             guard terminal else {
                 Console.write("draftline: \(Presenter().describe(.tourNeedsTerminal))\n", to: .error)
                 return ExitStatus.failure
             }
-            return TerminalREPL.playTour(options: options)
+            return TerminalREPL.playTour(options: options, console: console)
         }
         let path: String
         do {
@@ -100,7 +102,7 @@ enum Draftline {
             return ExitStatus.failure
         }
         // What opening the directory noticed (a directory of an older layout left where it was).
-        Console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
+        console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
         if let trace {
             // The closure keeps the file open for as long as the front end lives.
             frontend.onReports = { [unowned session = frontend.session] reports in
@@ -109,13 +111,14 @@ enum Draftline {
         }
         // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
         // woken by inotify (a file system that inotify does not see other writers on).
-        let live = Live(
-            frontend: frontend,
-            feed: data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll"))
+        let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
         if terminal {
-            return TerminalREPL(frontend: frontend, options: options, lineHistory: data.lineHistory, live: live).run()
+            return TerminalREPL(
+                frontend: frontend, options: options, lineHistory: data.lineHistory, console: console, feed: feed
+            ).run()
         }
-        return PipeREPL(frontend: frontend, strict: options.strict, live: live).run()
+        let live = Live(frontend: frontend, feed: feed, console: console, waiter: InputWaiter())
+        return PipeREPL(frontend: frontend, strict: options.strict, live: live, console: console).run()
     }
 
     private enum Failure: Error, CustomStringConvertible {

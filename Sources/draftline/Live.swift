@@ -1,18 +1,23 @@
-import CTerminalSignals
 import DraftKit
 import DraftlineREPL
 import Foundation
-import Glibc
+import LineEditor
 
 /// The other side, wired: what other processes and the demo peers store reaches the
 /// screen through the console, above the edit line while one is read.
 final class Live {
     let frontend: Frontend
     let feed: any HistoryFeed
+    let console: Console
+    /// Where `/wait` waits: the editor's waiter on a terminal (so a signal it does not
+    /// handle stays for the next read), one of its own on a pipe.
+    let waiter: InputWaiter
 
-    init(frontend: Frontend, feed: any HistoryFeed) {
+    init(frontend: Frontend, feed: any HistoryFeed, console: Console, waiter: InputWaiter) {
         self.frontend = frontend
         self.feed = feed
+        self.console = console
+        self.waiter = waiter
     }
 
     /// Seconds until something is due that no descriptor announces: a demo peer's answer,
@@ -23,12 +28,19 @@ final class Live {
         return seconds
     }
 
+    /// What a line editor waits for besides keys: the feed, and the peers' answers.
+    var watch: LineEditor.Watch {
+        LineEditor.Watch(descriptor: feed.descriptor, timeout: { [unowned self] in timeout }) { [unowned self] in
+            check()
+        }
+    }
+
     /// Stores the peers' due answers (unless `answering` is off) and shows what arrived;
     /// returns how many messages.
     @discardableResult
     func check(answering: Bool = true) -> Int {
         let (lines, arrived) = frontend.receive(from: feed, answering: answering)
-        Console.show(lines)
+        console.show(lines)
         return arrived
     }
 
@@ -37,29 +49,28 @@ final class Live {
     /// terminal) ends it; then the session's word on it. Returns whether every message came.
     @discardableResult
     func wait(count: Int, seconds: Double, interruptible: Bool) -> Bool {
-        let start = ProcessInfo.processInfo.systemUptime
+        let deadline = InputWaiter.now() + seconds
         let session = frontend.session
         check()
         var interrupted = false
-        while session.arrivalsNotWaitedFor < count {
-            let remaining = seconds - (ProcessInfo.processInfo.systemUptime - start)
+        waiting: while session.arrivalsNotWaitedFor < count {
+            let remaining = deadline - InputWaiter.now()
             guard remaining > 0 else { break }
-            var watched = [
-                pollfd(fd: feed.descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(
-                    fd: interruptible ? dl_interrupt_descriptor() : -1, events: Int16(POLLIN), revents: 0),
-            ]
-            let wake = min(remaining, timeout ?? remaining)
-            let ready = poll(&watched, 2, Int32(min((wake * 1000).rounded(.up), 3_600_000)))
-            if ready < 0 && errno != EINTR { break }
-            if watched[1].revents != 0 && dl_take_signals() & Int32(DL_SIGNAL_INTERRUPT) != 0 {
+            let wake = waiter.wait(
+                input: -1, handling: interruptible ? .interrupt : [], watched: feed.descriptor,
+                timeout: min(remaining, timeout ?? remaining))
+            switch wake {
+            case .signals:
                 interrupted = true
-                break
+                break waiting
+            case .failed:
+                break waiting
+            case .input, .watched, .timeout:
+                check()
             }
-            check()
         }
         let complete = session.arrivalsNotWaitedFor >= count
-        Console.show(
+        console.show(
             frontend.lines(for: session.endWait(wanted: count, seconds: seconds, interrupted: interrupted)))
         return complete
     }

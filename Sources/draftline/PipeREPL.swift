@@ -11,6 +11,8 @@ struct PipeREPL {
     var strict = false
     /// Messages from the other side, shown between lines and during `/wait`.
     var live: Live?
+    /// Where lines go.
+    let console: Console
 
     func run() -> Int32 {
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
@@ -20,17 +22,17 @@ struct PipeREPL {
             // /wait, so that a script's transcript does not depend on how fast it ran.
             live?.check(answering: false)
             guard let line = input.next() else {
-                Console.show(frontend.handle(.endOfInput).lines)
+                console.show(frontend.handle(.endOfInput).lines)
                 break
             }
             number += 1
             switch line {
             case .tooLong(let bytes):
                 let refusal = frontend.presenter.describe(.lineTooLong(bytes))
-                Console.show([OutputLine(.error, "line \(number): \(refusal)")])
+                console.show([OutputLine(.error, "line \(number): \(refusal)")])
             case .text(let text, let repaired):
                 if repaired {
-                    Console.show([
+                    console.show([
                         OutputLine(.warning, "line \(number) is not valid UTF-8: each bad byte was read as U+FFFD")
                     ])
                 }
@@ -38,7 +40,7 @@ struct PipeREPL {
                 PipedLine.play(text, prefill: { frontend.prefill }) { event in
                     guard !frontend.hasQuit, !failed else { return }
                     let response = frontend.handle(event)
-                    Console.show(response.lines)
+                    console.show(response.lines)
                     failed = strict && response.lines.contains { $0.kind == .error }
                     for case .wait(let count, let seconds) in response.effects where !failed {
                         if let live, !live.wait(count: count, seconds: seconds, interruptible: false) {
@@ -47,7 +49,7 @@ struct PipeREPL {
                     }
                 }
                 if failed {
-                    Console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+                    console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
                     return Draftline.ExitStatus.failure
                 }
             }

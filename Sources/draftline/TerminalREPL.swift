@@ -4,72 +4,74 @@ import DraftlineREPL
 import Glibc
 import LineEditor
 
-/// The REPL on a terminal: libedit reads each line, pre-filled with the chat's draft.
+/// The REPL on a terminal: libedit reads each line, pre-filled with what the session
+/// says the line holds (the chat's draft, or a line given back).
 struct TerminalREPL {
     let frontend: Frontend
     let options: Options
     let lineHistory: LineHistoryFile
+    let console: Console
     /// Messages from the other side.
-    var live: Live?
+    let feed: (any HistoryFeed)?
 
     /// `draftline --tour`: the tour alone, without opening the user's data directory.
-    static func playTour(options: Options) -> Int32 {
-        installSignals()
+    static func playTour(options: Options, console: Console) -> Int32 {
+        installSignals(console)
         do {
-            let editor = try makeEditor(options: options, completing: nil)
-            return TourPlayer(editor: editor, speed: options.tourSpeed, chapter: options.tourChapter).play()
+            let editor = try makeEditor(options: options, completing: nil, console: console)
+            return TourPlayer(editor: editor, console: console, speed: options.tourSpeed, chapter: options.tourChapter)
+                .play()
                 ? Draftline.ExitStatus.success : Draftline.ExitStatus.failure
         } catch {
-            Console.write("draftline: \(error)\n", to: .error)
+            console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.failure
         }
     }
 
     func run() -> Int32 {
-        Self.installSignals()
+        Self.installSignals(console)
         let editor: LineEditor
         do {
-            editor = try Self.makeEditor(options: options, completing: frontend)
+            editor = try Self.makeEditor(options: options, completing: frontend, console: console)
         } catch {
-            Console.write("draftline: \(error)\n", to: .error)
+            console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.failure
         }
-        if let live {
-            editor.watch = LineEditor.Watch(
-                descriptor: live.feed.descriptor, timeout: { live.timeout }, wake: { live.check() })
-        }
+        let live = feed.map { Live(frontend: frontend, feed: $0, console: console, waiter: editor.waiter) }
+        editor.watch = live?.watch
         frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
-            Console.write(
+            console.write(
                 "warning: the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; "
                     + "run with LANG=C.UTF-8\n", to: .error, style: .warning)
         }
         var entered = lineHistory.load()
-        editor.setHistory(entered)
+        do { try editor.setHistory(entered) } catch {
+            console.write("warning: the edit-line history was not loaded: \(error)\n", to: .error, style: .warning)
+        }
         let identity = frontend.session.identity
-        Console.write(
+        console.write(
             "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps its unsent text as a draft "
                 + "while draftline runs. /help lists commands, /tour shows the flow.\n", to: .output)
         while !frontend.hasQuit {
-            let event = Self.readEvent(for: frontend, with: editor) { line in
-                guard line.utf8.count <= Session.maximumLineBytes else { return }
-                editor.addHistory(line)
-                entered = Array((entered + [line]).suffix(lineHistory.limit))
-                do throws(StoreError) { try lineHistory.save(entered) } catch {
-                    Console.write(
-                        "warning: the edit-line history was not saved: \(TerminalText.visible(error.description))\n",
-                        to: .error, style: .warning)
-                }
-            }
-            guard let event else { continue }
-            let response = frontend.handle(event)
-            Console.show(response.lines)
+            let (event, recalledOver) = Self.readEvent(for: frontend, with: editor, console: console)
+            let response = frontend.handle(event, recalledOver: recalledOver)
+            console.show(response.lines)
             for effect in response.effects {
                 switch effect {
+                case .remember(let line):
+                    guard line.utf8.count <= Session.maximumLineBytes else { continue }
+                    try? editor.addHistory(line)
+                    entered = Array((entered + [line]).suffix(lineHistory.limit))
+                    do throws(StoreError) { try lineHistory.save(entered) } catch {
+                        console.write(
+                            "warning: the edit-line history was not saved: "
+                                + TerminalText.visible(error.description) + "\n", to: .error, style: .warning)
+                    }
                 case .wait(let count, let seconds):
                     live?.wait(count: count, seconds: seconds, interruptible: true)
                 case .playTour(let chapter, let speed):
-                    TourPlayer(editor: editor, speed: speed, chapter: chapter).play()
+                    TourPlayer(editor: editor, console: console, speed: speed, chapter: chapter).play()
                 case .quit:
                     break
                 }
@@ -78,59 +80,64 @@ struct TerminalREPL {
         return Draftline.ExitStatus.success
     }
 
-    private static func installSignals() {
+    private static func installSignals(_ console: Console) {
         if dl_signals_install() != 0 {
-            Console.write(
+            console.write(
                 "warning: signal handlers could not be installed: \(String(cString: strerror(errno)))\n", to: .error,
                 style: .warning)
         }
     }
 
-    /// Reads one edit line for `frontend`, pre-filled with its draft, and turns what
-    /// happened into an event; `entered` sees each non-empty line entered with Enter.
+    /// Reads one edit line for `frontend`, pre-filled with what the session says the line
+    /// holds, and turns how it ended into an event (with what a recall replaced, if one did).
     static func readEvent(
-        for frontend: Frontend, with editor: LineEditor, entered: (String) -> Void = { _ in }
-    ) -> InputEvent? {
-        let prefill = frontend.prefill
-        let restored = frontend.restoredDraft
-        switch editor.readLine(prompt: frontend.prompt, prefill: prefill?.text ?? "", cursor: prefill?.cursor) {
-        case .entered(let line):
-            // A command typed into a restored draft enters the history alone: drafts never
-            // reach the disk.
-            let command = restored.flatMap { CommandInDraft.find(in: line, restored: $0) }
-            if !line.isEmpty { entered(command ?? line) }
-            return .line(line)
-        case .left(let text, let cursor, let function):
-            Console.write("\n", to: .output)
-            guard let key = LeaveKey(functionName: function) else { return nil }
-            return .leave(key, TextDraft(text: text, cursor: cursor))
-        case .interrupted(let text, let cursor):
-            Console.write("\n", to: .output)
-            return .interrupt(TextDraft(text: text, cursor: cursor))
+        for frontend: Frontend, with editor: LineEditor, console: Console
+    ) -> (InputEvent, recalledOver: [TextDraft]) {
+        let start = frontend.session.line
+        let input = editor.readLine(prompt: frontend.prompt, prefill: start.text, cursor: start.cursor)
+        let line = TextDraft(text: input.line.text, cursor: input.line.cursor)
+        let recalled = input.recalledOver.map { TextDraft(text: $0.text, cursor: $0.cursor) }
+        switch input.ending {
+        case .entered:
+            return (.line(input.line.text), recalled)
+        case .left(let function):
+            console.write("\n", to: .output)
+            guard let key = LeaveKey(functionName: function) else { return (.interrupt(line), recalled) }
+            return (.leave(key, line), recalled)
+        case .interrupted:
+            console.write("\n", to: .output)
+            return (.interrupt(line), recalled)
         case .endOfFile:
-            Console.write("\n", to: .output)
-            return .quitRequest
+            console.write("\n", to: .output)
+            return (.quitRequest, recalled)
         }
     }
 
     /// An editor with draftline's key functions, `~/.editrc` read, and Tab completing
-    /// for `frontend`.
+    /// for `frontend`; the console prints through it from now on.
     private static func makeEditor(
-        options: Options, completing frontend: Frontend?
+        options: Options, completing frontend: Frontend?, console: Console
     ) throws(LineEditorError) -> LineEditor {
-        let editor = try LineEditor(programName: "draftline")
-        Console.editor = editor
-        if dl_interrupt_descriptor() >= 0 {
-            editor.interruption = (dl_interrupt_descriptor(), { LineEditor.Wake(rawValue: dl_take_signals()) })
+        let signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? =
+            dl_interrupt_descriptor() >= 0
+            ? (dl_interrupt_descriptor(), { InputWaiter.Signals(rawValue: dl_take_signals()) }) : nil
+        let editor = try LineEditor(programName: "draftline", signals: signals)
+        console.attach(editor)
+        editor.pasteLimit = Session.maximumLineBytes
+        editor.onPasteTooLong = { [unowned console] bytes in
+            console.show([Presenter().line(for: .pasteTooLong(bytes))])
         }
         for key in LeaveKey.allCases {
             try editor.addLeavingFunction(named: key.functionName, help: key.help)
             try editor.bind(key.defaultKeys, to: key.functionName)
         }
-        try editor.addFunction(named: KeyLabels.draftMapFunction, help: "show the draft map above the edit line") {
-            [weak frontend] in
-            guard let frontend else { return }
-            Console.show(frontend.lines(for: frontend.session.draftMap()))
+        try editor.addFunction(
+            named: KeyLabels.draftMapFunction, help: "show the drafts, the undo stack and this line above it"
+        ) { [weak frontend, weak editor, unowned console] in
+            guard let frontend, let editor else { return }
+            let line = editor.lineState
+            console.show(
+                frontend.lines(for: frontend.session.draftMap(line: TextDraft(text: line.text, cursor: line.cursor))))
         }
         try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
         editor.completer = { [weak frontend] before in
@@ -143,7 +150,7 @@ struct TerminalREPL {
         }
         let configuration = editor.sourceConfiguration()
         if !configuration.failedBindings.isEmpty {
-            Console.write(
+            console.write(
                 "warning: after ~/.editrc, these keys could not be bound again: "
                     + TerminalText.visible(configuration.failedBindings.joined(separator: ", ")) + "\n",
                 to: .error, style: .warning)

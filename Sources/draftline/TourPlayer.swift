@@ -10,6 +10,7 @@ import LineEditor
 /// draft map. Its history is kept in memory: the user's data directory is not touched.
 struct TourPlayer {
     let editor: LineEditor
+    let console: Console
     /// 1 is a person's pace; 2 twice as fast.
     let speed: Double
     /// The chapter to play; `nil` for the first (the whole story).
@@ -23,7 +24,7 @@ struct TourPlayer {
         // written anywhere: the history is in memory.
         var template = Array((NSTemporaryDirectory() + "/draftline-tour-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            Console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
+            console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
             return false
         }
         let scratch = String(cString: made)
@@ -38,31 +39,34 @@ struct TourPlayer {
             Session(
                 contacts: ContactBook(), history: history, tracing: true, workingDirectory: scratch, home: nil,
                 peers: peers))
-        let live = peers.map { _ in Live(frontend: frontend, feed: history.follow(notifications: false)) }
-        let pacer = Pacer(speed: speed, redraw: { [editor] in editor.redraw() }, live: live)
+        let live = peers.map { _ in
+            Live(
+                frontend: frontend, feed: history.follow(notifications: false), console: console,
+                waiter: editor.waiter)
+        }
+        let pacer = Pacer(speed: speed, waiter: editor.waiter, redraw: { [editor] in editor.redraw() }, live: live)
         editor.keySource = { pacer.next() }
         defer { editor.keySource = nil }
-        Console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
+        console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
         for step in chapter.steps {
-            Console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
+            console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
-            let event = TerminalREPL.readEvent(for: frontend, with: editor)
-            guard let event, !pacer.stopped else {
-                _ = dl_take_signals()
-                Console.write("tour stopped\n", to: .output, style: .narration)
+            let (event, recalledOver) = TerminalREPL.readEvent(for: frontend, with: editor, console: console)
+            guard !pacer.stopped else {
+                console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }
-            let shown = frontend.handle(event).lines
-            Console.show(shown)
+            let shown = frontend.handle(event, recalledOver: recalledOver).lines
+            console.show(shown)
             live?.check()
             let mapShown = shown.contains { $0.text.hasPrefix("drafts in memory") || $0.text == "no drafts in memory" }
             if !frontend.hasQuit && frontend.question == nil && !mapShown {
-                Console.show(frontend.lines(for: frontend.session.draftMap()))
+                console.show(frontend.lines(for: frontend.session.draftMap()))
             }
         }
         let ending = chapter.name == Tour.chapters[0].name ? Tour.ending + "\n" : ""
         let others = Tour.chapters.dropFirst().map(\.name).joined(separator: ", ")
-        Console.write(
+        console.write(
             Self.wrap(ending + "More chapters: --tour NAME or /tour NAME, with NAME one of " + others + ".")
                 + "\n── end of the tour ──\n", to: .output, style: .narration)
         return true
@@ -85,9 +89,9 @@ struct TourPlayer {
 }
 
 /// Hands the tour's keys to the line editor one at a time, waiting between them; a key
-/// the user presses meanwhile makes the rest of the step come at once, and Ctrl-C (a
-/// signal during a wait) stops the tour. A Ctrl-C in a step's keys is the tour's own: the
-/// line editor takes it as the terminal's interrupt key.
+/// the user presses meanwhile makes the rest of the step come at once, and Ctrl-C (the
+/// key, or SIGINT) stops the tour. A Ctrl-C in a step's keys is the tour's own: the line
+/// editor takes it as the interrupt key.
 final class Pacer {
     private let keyDelay: Double
     private let speed: Double
@@ -97,12 +101,15 @@ final class Pacer {
     private var skipping = false
     private(set) var stopped = false
 
+    /// Where the pacer waits: the editor's waiter (keys, signals, the feed).
+    private let waiter: InputWaiter
     /// Redraws the edit line after a resize (the pacer waits inside a read).
     private let redraw: () -> Void
     /// Messages from the other side, shown while the pacer waits between keys.
     private let live: Live?
 
-    init(speed: Double, redraw: @escaping () -> Void = {}, live: Live? = nil) {
+    init(speed: Double, waiter: InputWaiter, redraw: @escaping () -> Void = {}, live: Live? = nil) {
+        self.waiter = waiter
         self.redraw = redraw
         self.live = live
         self.speed = speed
@@ -126,33 +133,39 @@ final class Pacer {
         return keys[index]
     }
 
-    /// Waits, watching standard input (the terminal is in raw mode while libedit reads).
-    /// A resize does not end the wait (the line is redrawn at the new width): only a key
-    /// (skip) or Ctrl-C (stop) does. A message due meanwhile is shown above the line.
+    /// Waits (the terminal is in raw mode while libedit reads). A resize does not end the
+    /// wait (the line is redrawn at the new width): only a key (skip) or Ctrl-C (stop)
+    /// does. A message due meanwhile is shown above the line.
     private func wait(_ seconds: Double) {
         live?.check()
         guard !skipping, seconds > 0 else { return }
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = InputWaiter.now() + seconds
         while !stopped {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline - InputWaiter.now()
             guard remaining > 0 else { return }
             let due = live?.timeout ?? .infinity
-            var watcher = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&watcher, 1, Int32((min(remaining, due) * 1000).rounded(.up)))
-            if ready == 0 && due < remaining {
-                live?.check()
-                continue
-            }
-            if ready < 0 && errno == EINTR {
-                let signals = dl_take_signals()
-                if signals & Int32(DL_SIGNAL_INTERRUPT) != 0 { stopped = true }
-                if signals & Int32(DL_SIGNAL_RESIZE) != 0 { redraw() }
-            } else if ready > 0 {
-                var discard = [UInt8](repeating: 0, count: 256)
-                _ = read(0, &discard, discard.count)
+            let wake = waiter.wait(
+                handling: [.interrupt, .resize], watched: live?.feed.descriptor ?? -1, timeout: min(remaining, due))
+            switch wake {
+            case .signals(let signals):
+                if signals.contains(.interrupt) { stopped = true }
+                if signals.contains(.resize) { redraw() }
+            case .input:
+                var pressed = [UInt8](repeating: 0, count: 256)
+                let count = read(0, &pressed, pressed.count)
+                // Ctrl-C arrives as a key while the line is read: it stops the tour.
+                if count > 0 && pressed[0..<count].contains(0x03) { stopped = true }
                 skipping = true
                 return
-            } else {
+            case .watched:
+                live?.check()
+            case .timeout:
+                if due < remaining {
+                    live?.check()
+                    continue
+                }
+                return
+            case .failed:
                 return
             }
         }

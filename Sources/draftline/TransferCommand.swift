@@ -61,9 +61,7 @@ enum TransferCommand {
 
     private static func warn(_ warnings: [StoreWarning]) {
         for warning in warnings {
-            Console.write(
-                "warning: \(TerminalText.visible(warning.description, keepNewlines: false))\n", to: .error,
-                style: .warning)
+            Console.write("warning: \(TerminalText.visible(warning.description, keepNewlines: false))\n", to: .error)
         }
     }
 }

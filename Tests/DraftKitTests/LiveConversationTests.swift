@@ -204,7 +204,7 @@ struct WaitCountingTests {
         #expect(bob.session.arrivalsNotWaitedFor == 1)
         // ...and the next /wait counts it.
         let response = bob.handle(.line("/wait 1 5"))
-        #expect(response.effects == [.wait(count: 1, seconds: 5)])
+        #expect(response.effects.contains(.wait(count: 1, seconds: 5)))
         #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
         #expect(bob.session.arrivalsNotWaitedFor == 0)
         // A wait counts each arrival once: the next one finds none.

@@ -115,7 +115,8 @@ struct PromiseTests {
 
     @Test func aRecalledLineSentInsteadOfTheDraftPutsTheDraftOnTheStack() {
         restore(TextDraft(text: "half written"))
-        type("an earlier line, recalled")
+        let output = session.handle(.line("an earlier line, recalled"), recalledOver: [TextDraft(text: "half written")])
+        #expect(output.lines.last?.text.contains("/undo brings it back") == true, "\(output.lines)")
         #expect(history.contents("alice") == ["an earlier line, recalled"])
         #expect(session.prefill == nil)
         type("/undo")
@@ -135,7 +136,7 @@ struct PromiseTests {
         type("/discard")
         session.handle(.leave(.back, TextDraft(text: "newer text")))
         let output = type("/undo")
-        #expect(output.last?.text.contains("the newer draft it replaced is on the undo stack") == true, "\(output)")
+        #expect(output.last?.text.contains("the draft that was there is on the undo stack") == true, "\(output)")
         #expect(session.drafts.text(for: alice)?.text == "older")
         type("/undo")
         #expect(session.drafts.text(for: alice)?.text == "newer text")

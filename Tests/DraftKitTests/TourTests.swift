@@ -23,9 +23,9 @@ struct TourTests {
             trace == [
                 "trace: saved privateMessage_alice", "trace: restored privateMessage_alice",
                 "trace: removed privateMessage_alice", "trace: saved privateMessage_bob",
-                "trace: restored privateMessage_bob", "trace: discarded privateMessage_bob",
-                "trace: restored privateMessage_bob", "trace: saved privateMessage_bob",
-                "trace: discarded privateMessage_bob",
+                "trace: restored privateMessage_bob", "trace: removed privateMessage_bob",
+                "trace: discarded privateMessage_bob", "trace: restored privateMessage_bob",
+                "trace: saved privateMessage_bob", "trace: discarded privateMessage_bob",
             ])
         #expect(history.contents("bob").isEmpty)
     }
@@ -48,7 +48,7 @@ struct TourTests {
     /// plays in under a minute at speed 1.
     static let shows: [String: [String]] = [
         "undo": [
-            "trace: discarded privateMessage_alice (/discard", "the newer draft it replaced is on the undo stack",
+            "trace: discarded privateMessage_alice (/discard", "the draft that was there is on the undo stack",
             "draft for privateMessage_alice is back: \"Friday works\"",
         ],
         "empty": [

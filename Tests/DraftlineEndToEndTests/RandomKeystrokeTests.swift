@@ -77,6 +77,27 @@ struct RandomKeystrokeTests {
         for sequence in 0..<Self.sequences {
             let keys = Self.burst(&random)
             let context = "sequence \(sequence) (seed \(Self.seed)), keys \(keys.debugDescription)"
+            do {
+                try play(
+                    keys, sequence: sequence, terminal: terminal, fixture: fixture, random: &random, sent: &sent,
+                    compared: &compared)
+            } catch {
+                throw PseudoTerminal.Failure(description: "\(context): \(error)")
+            }
+        }
+        try terminal.send("\u{01}\u{0B}/quit\r")  // the edit line holds the draft: ^A ^K clear it first
+        #expect(try terminal.waitForExit(timeout: 5) == .exited(0))
+        #expect(sent > Self.sequences / 20, "too few sends to check the stored text")
+        #expect(compared > Self.sequences / 2, "too few drafts left to compare")
+    }
+
+    /// One sequence: the keys, a leave key, back, and a comparison (or a send).
+    func play(
+        _ keys: String, sequence: Int, terminal: PseudoTerminal, fixture: Fixture, random: inout SeededGenerator,
+        sent: inout Int, compared: inout Int
+    ) throws {
+        do {  // one level deeper than needed: kept so the body reads as one block
+            let context = "sequence \(sequence) (seed \(Self.seed)), keys \(keys.debugDescription)"
             try terminal.send(keys)
             // Leave with one of the three keys; wait for where it leads.
             let leave = ["p", "b", "o"].randomElement(using: &random)!
@@ -123,10 +144,6 @@ struct RandomKeystrokeTests {
                 try terminal.waitForPrompt("alice> ", timeout: 120, idle: 5)
             }
         }
-        try terminal.send("\u{01}\u{0B}/quit\r")  // the edit line holds the draft: ^A ^K clear it first
-        #expect(try terminal.waitForExit(timeout: 5) == .exited(0))
-        #expect(sent > Self.sequences / 20, "too few sends to check the stored text")
-        #expect(compared > Self.sequences / 2, "too few drafts left to compare")
     }
 }
 

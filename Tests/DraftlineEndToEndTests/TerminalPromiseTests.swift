@@ -135,7 +135,7 @@ struct TerminalPromiseTests {
         try terminal.send("newer text\u{18}b")
         try terminal.waitForPrompt("draftline> ")
         try terminal.send("/undo\r")
-        try terminal.waitFor("the newer draft it replaced is on the undo stack")
+        try terminal.waitFor("the draft that was there is on the undo stack")
         try terminal.waitForPrompt("draftline> ")
         try terminal.send("/undo\r")
         try terminal.waitFor("is back: \"newer text\"")

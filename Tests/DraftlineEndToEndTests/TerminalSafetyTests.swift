@@ -45,8 +45,13 @@ struct TerminalSafetyTests {
         try terminal.send("/open alice\r")
         let shown = try terminal.waitForPrompt("alice> ")
         // What draftline wrote between the echoed command and the next prompt is its own
-        // output only: not one byte of it may drive the terminal.
-        let printed = Array(shown.utf8)
+        // output only: not one byte of it may drive the terminal (but draftline's own
+        // switching of bracketed paste, off after a line and on before the next).
+        let printed = Array(
+            shown.replacingOccurrences(of: "\u{1B}[?2004l", with: "").replacingOccurrences(
+                of: "\u{1B}[?2004h", with: ""
+            )
+            .utf8)
         #expect(Self.controlBytes(in: printed) == [])
         for visible in [
             "^[[2J", "^[]0;x^G", "^[]52;c;", "^[[6n", "^[P+q544e^[\\", "<U+009B>31m", "<U+202E>txt.exe",
@@ -149,7 +154,13 @@ struct TerminalSafetyTests {
         try terminal.send("half ")
         try terminal.waitFor("half ")
         try terminal.send("\u{1A}")  // Ctrl-Z
-        try terminal.waitFor("[stopped; fg]")
+        let beforeStop = try terminal.waitFor("[stopped; fg]")
+        // Bracketed paste is off before draftline stops (the shell gets a plain terminal)...
+        let off = beforeStop.range(of: "\u{1B}[?2004l", options: .backwards)
+        let on = beforeStop.range(of: "\u{1B}[?2004h", options: .backwards)
+        #expect(off != nil && (on == nil || on!.lowerBound < off!.lowerBound), "bracketed paste left on when stopped")
+        // ...and on again once it reads the line after fg.
+        try terminal.waitFor("\u{1B}[?2004h")
         try terminal.waitForRawMode()
         try terminal.send("typed after fg\r")
         try terminal.waitForPrompt("alice> ")
@@ -210,6 +221,7 @@ struct TerminalSafetyTests {
             let shown = try terminal.waitForPrompt("draftline> ")
             #expect(shown.contains("\u{1B}[31merror: unknown command") == coloured, "\(environment)")
             #expect(shown.contains("error: unknown command '/nonsense'"))
+            try terminal.send("\u{15}")  // the failed command is back in the line: empty it
             #expect(try terminal.quit() == .exited(0))
         }
     }

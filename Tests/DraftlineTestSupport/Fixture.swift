@@ -35,6 +35,8 @@ public final class Fixture {
         var environment = [
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "HOME": home,
             "TMPDIR": root + "/tmp",
+            // A crash prints its backtrace at once, rather than waiting for a key.
+            "SWIFT_BACKTRACE": "interactive=no,color=no",
         ]
         environment.merge(extra) { _, new in new }
         return environment

@@ -181,6 +181,38 @@ public final class PseudoTerminal {
         }
     }
 
+    /// Waits until one of `expected` appears after what earlier waits consumed (the first
+    /// to appear wins), and consumes it: its index and the text before it. Returns `nil`
+    /// when the child exits first.
+    public func waitForAny(_ expected: [String], timeout: Double = 10) throws -> (index: Int, before: String)? {
+        let needles = expected.map { Array($0.utf8) }
+        let deadline = Self.now() + timeout
+        while true {
+            let found = needles.enumerated().compactMap { index, needle in
+                Self.find(needle, in: output, from: consumed).map { (index, $0) }
+            }.min { $0.1.lowerBound < $1.1.lowerBound }
+            if let (index, range) = found {
+                let before = String(decoding: output[consumed..<range.lowerBound], as: UTF8.self)
+                consumed = range.upperBound
+                return (index, before)
+            }
+            if exitStatus == nil {
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    while try pump(until: Self.now() + 0.05) {}
+                    exitStatus = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+                    continue
+                }
+            } else {
+                return nil  // it ended, and none of them came
+            }
+            guard Self.now() < deadline else {
+                throw fail("none of \(expected.map(\.debugDescription)) appeared within \(timeout) s")
+            }
+            _ = try pump(until: min(deadline, Self.now() + 0.05))
+        }
+    }
+
     /// Waits for this prompt to appear, then for the terminal to enter raw mode: only then
     /// does the line editor read keys. (libedit writes the prompt before switching modes.)
     @discardableResult
@@ -253,6 +285,18 @@ public final class PseudoTerminal {
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+
+    /// Waits (reading what it writes) until the child is stopped (Ctrl-Z, SIGTSTP); false
+    /// when it is not within `timeout` seconds.
+    public func waitUntilStopped(timeout: Double = 10) throws -> Bool {
+        let deadline = Self.now() + timeout
+        while Self.now() < deadline {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG | WUNTRACED) == pid && status & 0xFF == 0x7F { return true }
+            _ = try pump(until: min(deadline, Self.now() + 0.02))
+        }
+        return false
     }
 
     /// Sends a signal to the child.

@@ -1,6 +1,9 @@
 /// Something that happened to a draft, for the trace: what, to which key, why, and the
 /// draft (as it now is, or, for a removal, as it was). Text that leaves the edit line
 /// without being sent or kept as a draft goes on the undo stack, and its event says so.
+///
+/// Every lookup, save and send the original input view makes has an event, even when it
+/// changes nothing (``Kind/unchanged``), so a trace can be laid beside the original's log.
 public struct DraftEvent: Equatable, Sendable {
     /// What happened.
     public enum Kind: String, Sendable {
@@ -12,8 +15,11 @@ public struct DraftEvent: Equatable, Sendable {
         case restored
         /// Removed by a blank line, which sends nothing.
         case cleared
-        /// Dropped by `/discard` or by quitting.
+        /// Put on the undo stack (or, quitting, forgotten).
         case discarded
+        /// Looked at and left as it was: entering a target with no draft, leaving with an
+        /// empty line where there was none, a send with no draft to take.
+        case unchanged
     }
 
     /// Why it happened.
@@ -37,11 +43,18 @@ public struct DraftEvent: Equatable, Sendable {
         /// A send that failed where no edit line can take the text back (a pipe): it went
         /// on the undo stack.
         case sendFailedAside
-        /// A line was sent that does not hold the draft's text (recalled from history,
-        /// say): the draft went on the undo stack.
+        /// A line was sent, or kept, that does not hold this draft's text: the draft went
+        /// on the undo stack.
         case replacedBySend
+        /// A history recall replaced the line; what it held went on the undo stack.
+        case replacedByRecall
+        /// A recalled command ran; the line it replaced is the draft.
+        case keptOverRecall
         /// The line was abandoned (Ctrl-C): it went on the undo stack.
         case interrupted
+        /// Text typed where nothing can keep it (home, a profile, the command prompt) that
+        /// could not go back into an edit line.
+        case nowhereToKeep
         /// `/discard`.
         case discardCommand
         /// `/undo`.
@@ -51,12 +64,13 @@ public struct DraftEvent: Equatable, Sendable {
     }
 
     public var kind: Kind
-    public var key: DraftKey
+    /// The draft's key; `nil` for a line typed where no draft is kept.
+    public var key: DraftKey?
     public var cause: Cause
     /// The draft after the event, or for `removed`, `cleared` and `discarded`, before it.
     public var draft: DraftStore.Removed
 
-    public init(_ kind: Kind, _ key: DraftKey, _ cause: Cause, _ draft: DraftStore.Removed) {
+    public init(_ kind: Kind, _ key: DraftKey?, _ cause: Cause, _ draft: DraftStore.Removed) {
         self.kind = kind
         self.key = key
         self.cause = cause

@@ -1,26 +1,37 @@
 import Foundation
 
-/// The draft rules, after the original input view: what leaving, entering, sending,
-/// discarding and undoing do to the drafts.
+/// The draft store and the undo stack, and the moves between them, after the original
+/// input view. Each move returns the ``DraftEvent``s it made.
 ///
-/// - leaving a target saves the edit buffer as its draft; empty text removes it (and the
-///   text goes on the undo stack);
-/// - entering a target restores its draft into the edit line;
-/// - a send removes the draft first; what a failed write did not store is put back;
-/// - a blank line clears the draft and sends nothing (the text goes on the undo stack);
-/// - a sent line that does not hold the draft's characters in order (a line recalled
-///   from history, not the draft typed into) puts the draft on the undo stack;
-/// - an abandoned line (Ctrl-C) goes on the undo stack, and the draft with it;
-/// - `/undo` brings back the last draft discarded, emptied or cleared, and never
-///   overwrites silently: a newer draft in its place goes on the stack;
-/// - quitting forgets every draft.
+/// The rules decide nothing about the edit line: ``Session``'s ledger
+/// (`Session+Ledger.swift`) does, and it is the only caller of the moves that take text
+/// out of a draft. Here:
 ///
-/// Every change returns the ``DraftEvent``s it made.
+/// - saving a target's text keeps it; saving empty text removes the entry;
+/// - entering a target looks its draft up;
+/// - a send takes the draft out first, as the original does;
+/// - text set aside goes on the undo stack, with where it came from (a target's draft, or
+///   a line typed where there is no target);
+/// - `/undo` brings back the last entry and never overwrites silently: a draft in its
+///   place goes on the stack;
+/// - quitting forgets every draft and the stack.
 public struct DraftRules: Sendable {
-    /// A draft that was discarded, emptied or cleared, waiting for `/undo`.
+    /// Text waiting on the undo stack: where it came from, and what it held.
     public struct Lost: Equatable, Sendable {
-        public var key: DraftKey
+        /// Where `/undo` puts it back.
+        public enum Origin: Equatable, Sendable {
+            /// A target's draft.
+            case draft(DraftKey)
+            /// An edit line where no draft can be kept (home, a profile, the command
+            /// prompt): `/undo` puts it back in the edit line.
+            case line
+        }
+
+        public var origin: Origin
         public var draft: DraftStore.Removed
+
+        /// The draft key, when it came from one.
+        public var key: DraftKey? { origin.key }
     }
 
     /// Every unsent draft.
@@ -28,7 +39,7 @@ public struct DraftRules: Sendable {
     /// The undo stack, most recent last.
     public private(set) var undoStack: [Lost] = []
 
-    /// How many lost drafts `/undo` can bring back.
+    /// How many entries the undo stack keeps; the oldest goes first.
     public static let undoDepth = 20
 
     /// Makes the rules with a clock that dates every change.
@@ -41,26 +52,28 @@ public struct DraftRules: Sendable {
         DraftStore.Removed(text: drafts.text(for: key), attachments: drafts.attachments(for: key))
     }
 
-    /// Leaving `target` with this edit buffer.
-    public mutating func leave(_ target: InputTarget, with buffer: TextDraft, via key: LeaveKey) -> [DraftEvent] {
-        let draftKey = target.draftKey
-        let before = drafts.text(for: draftKey)
-        switch drafts.saveText(buffer, for: draftKey) {
+    /// Keeps `text` as the target's draft text (empty text removes it), because of `cause`.
+    /// The text that was there is returned: the caller accounts for it.
+    public mutating func keep(
+        _ text: TextDraft, for target: InputTarget, because cause: DraftEvent.Cause
+    ) -> (replaced: TextDraft?, events: [DraftEvent]) {
+        let key = target.draftKey
+        let before = drafts.text(for: key)
+        switch drafts.saveText(text, for: key) {
         case .saved:
-            return [DraftEvent(.saved, draftKey, .left(key), snapshot(draftKey))]
+            return (before, [DraftEvent(.saved, key, cause, snapshot(key))])
         case .removed:
-            let emptied = DraftStore.Removed(text: before, attachments: [])
-            push(draftKey, emptied)
-            return [DraftEvent(.removed, draftKey, .leftEmpty(key), emptied)]
+            return (before, [DraftEvent(.removed, key, cause, DraftStore.Removed(text: before, attachments: []))])
         case .none:
-            return []
+            return (nil, [DraftEvent(.unchanged, key, cause, snapshot(key))])
         }
     }
 
-    /// Entering `target`: its draft, if any, is in the edit line again.
+    /// Entering `target`: its draft, if any, is in the edit line again; without one, the
+    /// event says so (the original logs every lookup).
     public func enter(_ target: InputTarget) -> [DraftEvent] {
         let key = target.draftKey
-        guard drafts.hasDraft(for: key) else { return [] }
+        guard drafts.hasDraft(for: key) else { return [DraftEvent(.unchanged, key, .entering(target), snapshot(key))] }
         return [DraftEvent(.restored, key, .entering(target), snapshot(key))]
     }
 
@@ -84,84 +97,65 @@ public struct DraftRules: Sendable {
             guard !attachments.isEmpty else { throw .noSuchAttachment(nil, count: 0) }
             attachments.removeAll()
         }
-        let change = drafts.saveAttachments(attachments, for: key)
-        return [DraftEvent(change == .removed ? .removed : .saved, key, .detached, snapshot(key))]
+        drafts.saveAttachments(attachments, for: key)
+        // The draft stays while it has text or media left.
+        return [DraftEvent(drafts.hasDraft(for: key) ? .saved : .removed, key, .detached, snapshot(key))]
     }
 
-    /// Takes the target's draft out for a send of `text`: removed first, as the original
-    /// does. A blank line with no media clears the draft (onto the undo stack) instead.
-    public mutating func takeForSending(
-        _ target: InputTarget, text: String
-    ) -> (taken: DraftStore.Removed, events: [DraftEvent]) {
+    /// Takes the target's draft out (text and media), because of `cause`: a send takes it
+    /// first, as the original does. The caller accounts for what it held.
+    public mutating func take(
+        _ target: InputTarget, because cause: DraftEvent.Cause
+    ) -> (
+        taken: DraftStore.Removed, events: [DraftEvent]
+    ) {
         let key = target.draftKey
         let removed = drafts.remove(key)
-        guard !removed.isEmpty else { return (removed, []) }
-        if text.allSatisfy(\.isWhitespace) && removed.attachments.isEmpty {
-            push(key, removed)
-            return (removed, [DraftEvent(.cleared, key, .blankLine, removed)])
-        }
-        var events = [DraftEvent(.removed, key, .sending, removed)]
-        if let draft = removed.text, !Self.holds(text, draft.text) {
-            let replaced = DraftStore.Removed(text: draft, attachments: [])
-            push(key, replaced)
-            events.append(DraftEvent(.discarded, key, .replacedBySend, replaced))
-        }
-        return (removed, events)
+        let kind: DraftEvent.Kind = removed.isEmpty ? .unchanged : cause == .blankLine ? .cleared : .removed
+        return (removed, [DraftEvent(kind, key, cause, removed)])
     }
 
-    /// Whether `line` holds every character of `draft`, in order: the draft finished by
-    /// typing into it (anywhere), rather than replaced by another line.
-    static func holds(_ line: String, _ draft: String) -> Bool {
-        var rest = draft.unicodeScalars[...]
-        for scalar in line.unicodeScalars where scalar == rest.first { rest = rest.dropFirst() }
-        return rest.isEmpty
-    }
-
-    /// A send failed where no edit line can take the text back (a pipe): what was not
-    /// stored goes on the undo stack, so that the next line is a message of its own.
-    public mutating func setAside(_ unsent: DraftStore.Removed, for target: InputTarget) -> [DraftEvent] {
-        let key = target.draftKey
-        push(key, unsent)
-        return [DraftEvent(.discarded, key, .sendFailedAside, unsent)]
-    }
-
-    /// The line was abandoned (Ctrl-C) holding `line`: the target's text draft is
-    /// removed, and the line (or, when it was empty, the draft) goes on the undo stack.
-    /// The media list stays: it is not in the line.
-    public mutating func interrupt(_ target: InputTarget, line: TextDraft) -> [DraftEvent] {
-        let key = target.draftKey
-        let draft = drafts.text(for: key)
-        drafts.saveText(TextDraft(text: ""), for: key)
-        guard let kept = line.text.isEmpty ? draft : line else { return [] }
-        let abandoned = DraftStore.Removed(text: kept, attachments: [])
-        push(key, abandoned)
-        return [DraftEvent(.discarded, key, .interrupted, abandoned)]
-    }
-
-    /// Puts back what a failed send did not store.
+    /// Puts back what a failed send did not store, as the target's draft.
     public mutating func putBack(_ unsent: DraftStore.Removed, for target: InputTarget) -> [DraftEvent] {
         let key = target.draftKey
         drafts.restore(unsent, for: key)
         return [DraftEvent(.restored, key, .sendFailed, snapshot(key))]
     }
 
+    /// Puts text on the undo stack, because of `cause`.
+    public mutating func setAside(
+        _ draft: DraftStore.Removed, from origin: Lost.Origin, because cause: DraftEvent.Cause
+    ) -> [DraftEvent] {
+        guard !draft.isEmpty else { return [] }
+        undoStack.append(Lost(origin: origin, draft: draft))
+        if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
+        return [DraftEvent(.discarded, origin.key, cause, draft)]
+    }
+
     /// `/discard`: drops the target's draft onto the undo stack.
     public mutating func discard(_ target: InputTarget) throws(DraftlineError) -> [DraftEvent] {
         let key = target.draftKey
         guard drafts.hasDraft(for: key) else { throw .noDraftHere }
-        let removed = drafts.remove(key)
-        push(key, removed)
-        return [DraftEvent(.discarded, key, .discardCommand, removed)]
+        return setAside(drafts.remove(key), from: .draft(key), because: .discardCommand)
     }
 
-    /// `/undo`: the last lost draft is back under its key. A newer draft that was there
-    /// goes on the stack in its place, and `replaced` says so.
-    public mutating func undo() throws(DraftlineError) -> (restored: Lost, replaced: Bool, events: [DraftEvent]) {
+    /// `/undo`: the last entry comes back. A draft it goes back to that holds newer text
+    /// goes on the stack in its place, and `replaced` says so. An entry from a line comes
+    /// back as `line`, for the edit line.
+    public mutating func undo() throws(DraftlineError) -> (
+        restored: Lost, replaced: Bool, line: TextDraft?, events: [DraftEvent]
+    ) {
         guard let last = undoStack.popLast() else { throw .nothingToUndo }
-        let current = drafts.remove(last.key)
-        if !current.isEmpty { push(last.key, current) }
-        drafts.restore(last.draft, for: last.key)
-        return (last, !current.isEmpty, [DraftEvent(.restored, last.key, .undo, snapshot(last.key))])
+        guard case .draft(let key) = last.origin else {
+            return (last, false, last.draft.text, [DraftEvent(.restored, nil, .undo, last.draft)])
+        }
+        let current = drafts.remove(key)
+        if !current.isEmpty {
+            undoStack.append(Lost(origin: last.origin, draft: current))
+            if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
+        }
+        drafts.restore(last.draft, for: key)
+        return (last, !current.isEmpty, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
     }
 
     /// Quitting: every draft and the undo stack are forgotten.
@@ -171,10 +165,12 @@ public struct DraftRules: Sendable {
         undoStack.removeAll()
         return events
     }
+}
 
-    private mutating func push(_ key: DraftKey, _ draft: DraftStore.Removed) {
-        guard !draft.isEmpty else { return }
-        undoStack.append(Lost(key: key, draft: draft))
-        if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
+extension DraftRules.Lost.Origin {
+    /// The draft key, when it is a draft's.
+    public var key: DraftKey? {
+        if case .draft(let key) = self { return key }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
-/// One thing the user did at the edit line.
+/// One thing the user did at the edit line: how a read of it ended, with the line at that
+/// moment.
 public enum InputEvent: Equatable, Sendable {
     /// Enter on this line (the whole edit line, pre-filled draft included).
     case line(String)

@@ -48,6 +48,10 @@ public enum Effect: Equatable, Sendable {
     case playTour(chapter: String?, speed: Double)
     /// The user quit: stop reading.
     case quit
+    /// Enter this text into the edit line's own history (the up arrow, `^R`): a line the
+    /// user entered, or the command typed into a draft without the draft (drafts never
+    /// reach the disk).
+    case remember(String)
 }
 
 /// What a front end can do, told to the session when it is made: it decides what the

@@ -27,12 +27,14 @@ public enum Report: Equatable, Sendable {
     case attachments([Attachment])
     /// A draft event, for the trace.
     case draft(DraftEvent)
-    /// `/undo` brought this draft back; `replaced` when a newer one went on the stack.
-    case undone(DraftStore.Removed, key: DraftKey, replaced: Bool)
+    /// `/undo` brought this back, to where it came from; `replaced` when the draft that was
+    /// there went on the stack.
+    case undone(DraftStore.Removed, origin: DraftRules.Lost.Origin, replaced: Bool)
     /// The chat list, most recent first; `more` when there may be chats it leaves out.
     case chatList([ChatListEntry], more: Bool)
-    /// The draft map.
-    case draftMap([DraftMapEntry])
+    /// The draft map, the undo stack (oldest first), and, when asked from a key while a
+    /// line is read, the edit line as it is: everywhere unsent text is.
+    case draftMap([DraftMapEntry], undo: [DraftRules.Lost], line: TextDraft?)
     /// Help on commands and keys.
     case help
     /// The target asked for is already on screen.
@@ -45,8 +47,9 @@ public enum Report: Equatable, Sendable {
     case forgotten([DraftKey])
     /// Ctrl-D with this many drafts in memory: a second one (or `/quit`) quits.
     case quitPending(Int)
-    /// Ctrl-C abandoned a line that went on the undo stack.
-    case abandoned
+    /// Text went on the undo stack without the user asking (`count` pieces, the first
+    /// because of `because`): `/undo` brings it back.
+    case setAside(because: DraftEvent.Cause, count: Int)
     /// An `/expect` that held.
     case expectationMet(Expectation)
     /// Something the user asked for went wrong.

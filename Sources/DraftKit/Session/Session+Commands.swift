@@ -99,19 +99,25 @@ extension Session {
         return [.chatList(entries, more: more)]
     }
 
-    /// The draft map, as `/drafts` shows it; asking changes nothing (not even a pending
-    /// quit), so a key can show it in the middle of a line.
-    public func draftMap() -> [Report] { [.draftMap(DraftMapEntry.map(of: drafts, at: clock()))] }
+    /// The draft map and the undo stack, as `/drafts` shows them; asking changes nothing
+    /// (not even a pending quit), so a key can show it in the middle of a line, with the
+    /// edit line as it is then (`line`).
+    public func draftMap(line: TextDraft? = nil) -> [Report] {
+        [.draftMap(DraftMapEntry.map(of: drafts, at: clock()), undo: rules.undoStack, line: line)]
+    }
 
     func discard() throws(DraftlineError) -> [Report] {
         guard let target = screen.target else { throw .noDraftHere }
         return try rules.discard(target).map(Report.draft) + [.discarded]
     }
 
+    /// `/undo`: the last entry back where it came from; a line typed where no draft is
+    /// kept comes back in the edit line.
     func undo() throws(DraftlineError) -> [Report] {
         let result = try rules.undo()
+        if let line = result.line { pendingLine = line }
         return result.events.map(Report.draft) + [
-            .undone(result.restored.draft, key: result.restored.key, replaced: result.replaced)
+            .undone(result.restored.draft, origin: result.restored.origin, replaced: result.replaced)
         ]
     }
 
@@ -129,7 +135,7 @@ extension Session {
     func quit() -> Outcome {
         hasQuit = true
         let events = rules.forgetAll()
-        let gone = events.map(\.key)
+        let gone = events.compactMap(\.key)
         return Outcome(events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)]), effects: [.quit])
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 
 /// The draftline REPL as plain data: it takes ``InputEvent``s and answers with
-/// ``Report``s.
+/// ``Outcome``s.
 ///
 /// A session coordinates the parts: the ``Navigator`` (where the user is), the
-/// ``DraftRules`` (what happens to drafts), the ``Outbox`` (sending), the commands of the
-/// ``CommandCatalogue``, and the history store. It knows no terminal: a front end reads
-/// the edit line (pre-filled with ``prefill``, prompted with ``prompt``), hands over what
-/// happened, and presents the reports; tests drive it directly.
+/// ``DraftRules`` (drafts and the undo stack), the ``Outbox`` (sending), the commands of
+/// the ``CommandCatalogue``, and the history store. It owns the edit line's text between
+/// two reads: a front end starts each read with ``line`` and hands back how it ended, and
+/// the ledger (`Session+Ledger.swift`) accounts for every character of it. It knows no
+/// terminal; tests drive it directly.
 public final class Session {
     /// Where the user is.
     public internal(set) var navigator = Navigator()
@@ -21,11 +22,12 @@ public final class Session {
     public var isTracing: Bool
     /// What the front end can do: take text back into an edit line, play the tour.
     public let capabilities: Capabilities
-    /// A line given back to the edit line that is no draft: text typed where no chat is
-    /// open, after a key or Enter that could not keep it. Used by the next read only.
-    public private(set) var returnedLine: TextDraft?
+    /// What the next edit line starts with: the screen's draft, or a line given back (a
+    /// failed command, text typed where no chat is open), or nothing. Set by the ledger
+    /// after every event.
+    public internal(set) var line = TextDraft(text: "")
     /// Whether Ctrl-D was pressed once with drafts in memory: a second one quits.
-    public private(set) var isQuitPending = false
+    public internal(set) var isQuitPending = false
     /// Messages that arrived in chats that were not open, by chat, since each was last
     /// opened. In memory, like drafts: a new session starts with none.
     public internal(set) var unread: [ChatID: Int] = [:]
@@ -35,6 +37,9 @@ public final class Session {
     public internal(set) var arrivalsNotWaitedFor = 0
     /// People who answer what is sent to them (`--demo`).
     public let peers: DemoPeers?
+    /// How many times the ledger found text that no rule had placed, and put it on the
+    /// undo stack itself. Always 0 when every rule holds: tests check it.
+    public internal(set) var ledgerCatches = 0
 
     /// The users one can chat with, loaded when first needed (not at start-up).
     public private(set) lazy var contacts: ContactBook = {
@@ -57,7 +62,10 @@ public final class Session {
     let workingDirectory: String
     let home: String?
     /// Warnings that arrived between reports, shown after the next one.
-    private var pendingReports: [Report] = []
+    var pendingReports: [Report] = []
+    /// A line a command gives the edit line (`/undo` of a line typed where no draft is
+    /// kept), taken by the ledger when the event is over.
+    var pendingLine: TextDraft?
 
     /// How many messages opening a chat shows.
     public static let openHistoryCount = 20
@@ -96,102 +104,51 @@ public final class Session {
     /// The prompt that names where the user is.
     public var prompt: String { navigator.prompt }
 
-    /// What the next edit line starts with: the current target's draft, if it has one
-    /// (or a line given back where no chat is open).
-    public var prefill: TextDraft? {
-        guard navigator.question == nil else { return nil }
-        return returnedLine ?? restoredDraft
-    }
-
-    /// The current target's draft, when the next edit line starts with it: what a command
-    /// typed into the line is told apart from.
-    public var restoredDraft: TextDraft? {
-        guard navigator.question == nil, let target = screen.target else { return nil }
-        return drafts.text(for: target.draftKey)
-    }
+    /// What the next edit line starts with, when it starts with something.
+    public var prefill: TextDraft? { line.text.isEmpty ? nil : line }
 
     /// Handles one input event: what to show, and what the front end is asked to do.
+    ///
+    /// `recalledOver` is what history recalls (the up arrow, `^R`) replaced of the user's
+    /// text during the read, oldest first: the ledger accounts for it too.
     @discardableResult
-    public func handle(_ event: InputEvent) -> Outcome {
+    public func handle(_ event: InputEvent, recalledOver: [TextDraft] = []) -> Outcome {
         guard !hasQuit else { return [] }
-        // What the edit line started with for this event, before anything changes.
-        let given = restoredDraft
-        returnedLine = nil
+        var read = LineRead(
+            given: line, ending: event, recalledOver: recalledOver, question: navigator.question,
+            target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
         if event != .quitRequest { isQuitPending = false }
         var outcome: Outcome
         switch event {
         case .endOfInput:
             outcome = quit()
         case .quitRequest:
-            outcome = requestQuit()
-        case .interrupt(let line):
-            outcome = Outcome(interrupt(line))
-        case .leave(let key, let buffer):
-            outcome = Outcome(leave(with: key, buffer: buffer))
-        case .line(let line) where line.utf8.count > Self.maximumLineBytes:
-            outcome = [.error(.lineTooLong(line.utf8.count))]
-        case .line(let line):
-            outcome = enter(line, given: given)
+            outcome = requestQuit(&read)
+        case .interrupt:
+            outcome = Outcome(interrupt(&read))
+        case .leave(let key, _):
+            outcome = Outcome(leave(with: key, &read))
+        case .line(let text) where text.utf8.count > Self.maximumLineBytes:
+            // Too long to take: nothing changes, and the line stays as it was given.
+            read.settleLine(.givenBack)
+            read.nextLine = read.given
+            read.settleRecalled(.givenBack)
+            outcome = [.error(.lineTooLong(text.utf8.count))]
+        case .line:
+            outcome = enter(&read)
         }
-        return outcome + takePendingReports()
+        return outcome + finish(read) + takePendingReports()
     }
 
-    /// Warnings that arrived between reports.
     /// Keeps the store's warnings of a call this session made, to show after its report.
     func note(_ warnings: [StoreWarning]) {
         pendingReports += warnings.map { .warning(.store($0)) }
     }
 
+    /// Warnings that arrived between reports.
     func takePendingReports() -> [Report] {
         defer { pendingReports = [] }
         return pendingReports
-    }
-
-    /// Enter on `line`, which started as `given`.
-    private func enter(_ line: String, given: TextDraft?) -> Outcome {
-        switch navigator.question {
-        case .chatName:
-            return Outcome(answerChatName(line))
-        case .command:
-            navigator.question = nil
-            let text = line.trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { return [] }
-            return run(text.hasPrefix("/") ? text : "/" + text)
-        case nil:
-            if let given, let command = CommandInDraft.find(in: line, restored: given) { return run(command) }
-            if line.hasPrefix("/") && !line.hasPrefix("//") { return run(line) }
-            return Outcome(send(line.hasPrefix("//") ? String(line.dropFirst()) : line))
-        }
-    }
-
-    private func run(_ line: String) -> Outcome {
-        do throws(DraftlineError) {
-            return try Command(parsing: line, capabilities: capabilities).run(in: self)
-        } catch {
-            return [.error(error)]
-        }
-    }
-
-    /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first.
-    private func requestQuit() -> Outcome {
-        if navigator.question != nil {
-            navigator.question = nil
-            return Outcome(enter(screen))
-        }
-        guard !drafts.isEmpty, !isQuitPending else { return quit() }
-        isQuitPending = true
-        return [.quitPending(drafts.count)]
-    }
-
-    /// Ctrl-C: the line is abandoned; a draft in it goes on the undo stack.
-    private func interrupt(_ line: TextDraft) -> [Report] {
-        if navigator.question != nil {
-            navigator.question = nil
-            return enter(screen)
-        }
-        guard let target = screen.target else { return [] }
-        let events = rules.interrupt(target, line: line)
-        return events.map(Report.draft) + (events.isEmpty ? [] : [.abandoned])
     }
 
     /// What the completion key does with this text before the cursor.
@@ -216,19 +173,7 @@ public final class Session {
 
     // MARK: - Screens
 
-    private func leave(with key: LeaveKey, buffer: TextDraft) -> [Report] {
-        guard let target = screen.target else {
-            // No chat here to keep a draft for: the text comes back rather than vanish.
-            if !buffer.text.isEmpty {
-                if capabilities.editLine { returnedLine = buffer }
-                return [.error(.nothingToKeepDraftFor(buffer.text))]
-            }
-            return navigate(with: key)
-        }
-        return rules.leave(target, with: buffer, via: key).map(Report.draft) + navigate(with: key)
-    }
-
-    private func navigate(with key: LeaveKey) -> [Report] {
+    func navigate(with key: LeaveKey) -> [Report] {
         do throws(DraftlineError) {
             switch key {
             case .profile: return try showProfile(of: nil)
@@ -242,24 +187,6 @@ public final class Session {
             }
         } catch {
             // Nowhere to go: stay, with the draft saved and back in the edit line.
-            return [.error(error)]
-        }
-    }
-
-    /// The answer to "open chat with:". A name that cannot be opened asks again; an empty
-    /// line cancels.
-    private func answerChatName(_ line: String) -> [Report] {
-        let name = line.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else {
-            navigator.question = nil
-            return enter(screen)
-        }
-        do throws(DraftlineError) {
-            let key = try GlobalKey(validating: name)
-            try checkOpenable(key)
-            navigator.question = nil
-            return try open(key)
-        } catch {
             return [.error(error)]
         }
     }
@@ -305,33 +232,5 @@ public final class Session {
     func currentTarget() throws(DraftlineError) -> InputTarget {
         guard let target = screen.target else { throw .noChatOpen }
         return target
-    }
-
-    // MARK: - Sending
-
-    private func send(_ text: String) -> [Report] {
-        guard let target = screen.target else {
-            if capabilities.editLine && !text.isEmpty { returnedLine = TextDraft(text: text) }
-            return [.error(.notSentNoChat(String(text.prefix(40))))]
-        }
-        let (taken, events) = rules.takeForSending(target, text: text)
-        var reports = events.map(Report.draft)
-        if text.allSatisfy(\.isWhitespace) && taken.attachments.isEmpty { return reports }
-        let result = outbox.send(text, attachments: taken.attachments, to: target)
-        note(result.warnings)
-        reports += result.gone.map { .warning(.attachmentGone($0.name)) }
-        reports += result.stored.map(Report.sent)
-        notifyPeers(of: result.stored, to: target)
-        if let failure = result.failure {
-            hadSendFailure = true
-            if capabilities.editLine {
-                reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
-                reports.append(.error(.notSent(failure.error)))
-            } else {
-                reports += rules.setAside(failure.unsent, for: target).map(Report.draft)
-                reports.append(.error(.notSentSetAside(failure.error, text: String(text.prefix(40)))))
-            }
-        }
-        return reports
     }
 }

@@ -1,0 +1,366 @@
+/// The ledger: the one place that decides where the text of an edit line goes.
+///
+/// SPEC §1a is the law: every piece of text that was in the edit line ends as a message
+/// the user sent on purpose, a draft, or an entry on the undo stack, unless the user
+/// deleted it with an editing key. Each way a read can end (Enter on a message, a command
+/// or a prompt's answer, a leave key, Ctrl-C, Ctrl-D) places the line here, and the text
+/// a history recall replaced with it, and the target's draft when the line did not hold
+/// it. ``finish(_:)`` then puts whatever no rule placed on the undo stack (and counts it in
+/// ``ledgerCatches``: a rule is missing), says in one line what went on the undo stack
+/// without the user asking, and sets the next edit line.
+extension Session {
+    // MARK: - Enter
+
+    /// Enter: a prompt's answer, a command, or a message.
+    func enter(_ read: inout LineRead) -> Outcome {
+        switch read.question {
+        case .chatName:
+            let answer = read.text
+            return Outcome(answerChatName(&read), effects: answer.isEmpty ? [] : [.remember(answer)])
+        case .command: return answerCommand(&read)
+        case nil: break
+        }
+        let text = read.text
+        // Typed into what the line was given, unless that was a command given back to be
+        // fixed (then the line is judged whole, as the user fixed it).
+        if read.recalledOver.isEmpty, !read.given.text.hasPrefix("/"),
+            let typed = CommandInDraft.typedInto(text, given: read.given)
+        {
+            switch typed {
+            case .command(let command): return runTyped(command, into: &read)
+            case .literalSlash(let message): return send(message, &read)
+            }
+        }
+        if text.hasPrefix("/") && !text.hasPrefix("//") { return runLine(text, &read) }
+        return send(text.hasPrefix("//") ? String(text.dropFirst()) : text, &read)
+    }
+
+    /// A command typed into what the line was given (a restored draft, or a line given
+    /// back): it runs, and the rest of the line stays as it was given. A command that
+    /// fails gives the whole line back.
+    private func runTyped(_ command: String, into read: inout LineRead) -> Outcome {
+        let before = screen
+        do throws(DraftlineError) {
+            let outcome = try Command(parsing: command, capabilities: capabilities).run(in: self)
+            read.settleLine(.used)
+            // The given text was the draft (it still is) or a line given back, which comes
+            // back unless the command went somewhere else.
+            if !(read.draft.map { read.given.text == $0.text } ?? false) && !read.given.text.isEmpty {
+                if screen == before && navigator.question == nil {
+                    giveBack(read.given, &read)
+                } else {
+                    read.traced += setAside(
+                        read.given, from: before.target.map { .draft($0.draftKey) } ?? .line, .nowhereToKeep, &read)
+                }
+            }
+            return outcome + Outcome(effects: [.remember(command)])
+        } catch {
+            giveBackCommand(&read)
+            return Outcome([.error(error)], effects: [.remember(command)])
+        }
+    }
+
+    /// A line that is a command as a whole (typed on a fresh line, or recalled): the text
+    /// a recall replaced is kept as the draft first; a command that fails gives the line
+    /// back.
+    private func runLine(_ text: String, _ read: inout LineRead) -> Outcome {
+        var reports = keepRecalled(&read)
+        do throws(DraftlineError) {
+            let outcome = try Command(parsing: text, capabilities: capabilities).run(in: self)
+            read.settleLine(.used)
+            return reports + outcome + Outcome(effects: [.remember(text)])
+        } catch {
+            giveBackCommand(&read)
+            reports.append(.error(error))
+            return Outcome(reports, effects: [.remember(text)])
+        }
+    }
+
+    /// What a recall replaced: the line the user had is kept as the chat's draft (the
+    /// draft it replaces accounted for), any recalled line they changed after it goes on
+    /// the undo stack; where no draft is kept, all of it goes there.
+    private func keepRecalled(_ read: inout LineRead) -> [Report] {
+        guard let first = read.recalledOver.first else { return [] }
+        guard let target = read.target, read.question == nil else {
+            let reports = read.recalledOver.flatMap { setAside($0, from: .line, .replacedByRecall, &read) }
+            read.settleRecalled(.undoStack)
+            return reports
+        }
+        var reports = keep(first, as: target, because: .keptOverRecall, &read)
+        for later in read.recalledOver.dropFirst() where !read.recalledHeld(later, by: first.text) {
+            reports += setAside(later, from: .draft(target.draftKey), .replacedByRecall, &read)
+        }
+        read.settleRecalled(.draft)
+        return reports
+    }
+
+    /// The answer to "open chat with:". A name that cannot be opened is an error and the
+    /// prompt asks again, with the name back in the line to fix; an empty line cancels.
+    private func answerChatName(_ read: inout LineRead) -> [Report] {
+        // A half-typed name is not text to keep: it is used or given back.
+        read.settleRecalled(.used)
+        let name = read.text.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else {
+            navigator.question = nil
+            read.settleLine(.used)
+            return enter(screen)
+        }
+        do throws(DraftlineError) {
+            let key = try GlobalKey(validating: name)
+            try checkOpenable(key)
+            navigator.question = nil
+            read.settleLine(.used)
+            return try open(key)
+        } catch {
+            giveBackCommand(&read)
+            return [.error(error)]
+        }
+    }
+
+    /// The answer to `^X /`'s "command: /" prompt: the command runs with the draft kept;
+    /// one that fails comes back on the same prompt.
+    private func answerCommand(_ read: inout LineRead) -> Outcome {
+        setAsideRecalled(unlessHeldBy: "", from: .line, &read)
+        let text = read.text.trimmingCharacters(in: .whitespaces)
+        navigator.question = nil
+        guard !text.isEmpty else {
+            read.settleLine(.used)
+            return []
+        }
+        let command = text.hasPrefix("/") ? text : "/" + text
+        do throws(DraftlineError) {
+            let outcome = try Command(parsing: command, capabilities: capabilities).run(in: self)
+            read.settleLine(.used)
+            return outcome + Outcome(effects: [.remember(command)])
+        } catch {
+            navigator.question = .command
+            giveBackCommand(&read)
+            return Outcome([.error(error)], effects: [.remember(command)])
+        }
+    }
+
+    // MARK: - Sending
+
+    /// A message: the draft is taken out first (as the original does), the text and any
+    /// attachments are stored; what a failed write did not store is kept.
+    private func send(_ text: String, _ read: inout LineRead) -> Outcome {
+        guard let target = read.target else {
+            setAsideRecalled(unlessHeldBy: text, from: .line, &read)
+            if !text.isEmpty { giveBack(read.line, &read, cause: .nowhereToKeep) }
+            return [.error(.notSentNoChat(String(text.prefix(40))))]
+        }
+        let key = target.draftKey
+        let blank = text.allSatisfy(\.isWhitespace)
+        let hasMedia = !drafts.attachments(for: key).isEmpty
+        let (taken, events) = rules.take(target, because: blank && !hasMedia ? .blankLine : .sending)
+        var reports = events.map(Report.draft)
+        setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
+        if blank && taken.attachments.isEmpty {
+            // A blank line sends nothing; the draft it cleared goes on the undo stack.
+            if let cleared = taken.text { reports += setAside(cleared, from: .draft(key), .blankLine, &read) }
+            read.settleLine(.sent)
+            return Outcome(reports)
+        }
+        if let draft = taken.text, !read.draftAccounted {
+            reports += setAside(draft, from: .draft(key), .replacedBySend, &read)
+        }
+        let result = outbox.send(text, attachments: taken.attachments, to: target)
+        note(result.warnings)
+        reports += result.gone.map { .warning(.attachmentGone($0.name)) }
+        reports += result.stored.map(Report.sent)
+        notifyPeers(of: result.stored, to: target)
+        read.settleLine(.sent)
+        var effects: [Effect] = blank ? [] : [.remember(text)]
+        if let failure = result.failure {
+            hadSendFailure = true
+            if capabilities.editLine {
+                reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
+                reports.append(.error(.notSent(failure.error)))
+            } else {
+                reports += rules.setAside(failure.unsent, from: .draft(key), because: .sendFailedAside)
+                    .map(Report.draft)
+                reports.append(.error(.notSentSetAside(failure.error, text: String(text.prefix(40)))))
+                effects = []
+            }
+        }
+        return Outcome(reports, effects: effects)
+    }
+
+    // MARK: - Leaving, Ctrl-C, Ctrl-D
+
+    /// A leave key: the line is kept as the target's draft, then the key goes where it
+    /// goes. At a prompt the prompt is left first (a half-typed name is not kept; a
+    /// half-typed command goes on the undo stack).
+    func leave(with key: LeaveKey, _ read: inout LineRead) -> [Report] {
+        switch read.question {
+        case .chatName:
+            navigator.question = nil
+            read.settleLine(.used)
+            read.settleRecalled(.used)
+            return navigate(with: key)
+        case .command:
+            navigator.question = nil
+            setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
+            return setAside(read.line, from: .line, .nowhereToKeep, &read) + navigate(with: key)
+        case nil:
+            break
+        }
+        guard let target = read.target else {
+            setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
+            guard read.text.isEmpty else {
+                // No chat here to keep a draft for: the text comes back rather than vanish.
+                giveBack(read.line, &read, cause: .nowhereToKeep)
+                return capabilities.editLine ? [.error(.nothingToKeepDraftFor(read.text))] : navigate(with: key)
+            }
+            return navigate(with: key)
+        }
+        setAsideRecalled(unlessHeldBy: read.text, from: .draft(target.draftKey), &read)
+        let cause: DraftEvent.Cause = read.text.isEmpty ? .leftEmpty(key) : .left(key)
+        let reports = keep(read.line, as: target, because: cause, &read)
+        read.settleLine(read.text.isEmpty ? .nothing : .draft)
+        return reports + navigate(with: key)
+    }
+
+    /// Ctrl-C: the line is abandoned, as in a shell, and comes back empty; what it held
+    /// (or, empty, the draft) goes on the undo stack. At a name prompt it only cancels.
+    func interrupt(_ read: inout LineRead) -> [Report] {
+        switch read.question {
+        case .chatName:
+            navigator.question = nil
+            read.settleLine(.used)
+            read.settleRecalled(.used)
+            return enter(screen)
+        case .command:
+            navigator.question = nil
+            setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
+            return setAside(read.line, from: .line, .interrupted, &read) + enter(screen)
+        case nil:
+            break
+        }
+        guard let target = read.target else {
+            setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
+            return setAside(read.line, from: .line, .interrupted, &read)
+        }
+        let key = target.draftKey
+        setAsideRecalled(unlessHeldBy: read.text, from: .draft(key), &read)
+        // The media list stays: it is not in the line.
+        let (replaced, events) = rules.keep(TextDraft(text: ""), for: target, because: .interrupted)
+        var reports = events.filter { $0.kind != .unchanged }.map(Report.draft)
+        reports += setAside(read.line, from: .draft(key), .interrupted, &read)
+        if let replaced, read.text.isEmpty || !read.draftAccounted {
+            reports += setAside(replaced, from: .draft(key), .interrupted, &read)
+        }
+        read.nextLine = TextDraft(text: "")
+        return reports
+    }
+
+    /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first and leaves
+    /// the line as it was (empty). At a prompt it cancels the prompt.
+    func requestQuit(_ read: inout LineRead) -> Outcome {
+        let origin: DraftRules.Lost.Origin =
+            read.question == nil ? read.target.map { .draft($0.draftKey) } ?? .line : .line
+        setAsideRecalled(unlessHeldBy: "", from: origin, &read)
+        if read.question != nil {
+            navigator.question = nil
+            return Outcome(enter(screen))
+        }
+        guard !drafts.isEmpty, !isQuitPending else { return quit() }
+        isQuitPending = true
+        read.nextLine = TextDraft(text: "")
+        return [.quitPending(drafts.count)]
+    }
+
+    // MARK: - The moves
+
+    /// Keeps `text` as the target's draft; the draft it replaces, unless it was in the line
+    /// this text came from, goes on the undo stack.
+    private func keep(
+        _ text: TextDraft, as target: InputTarget, because cause: DraftEvent.Cause, _ read: inout LineRead
+    ) -> [Report] {
+        let key = target.draftKey
+        let (replaced, events) = rules.keep(text, for: target, because: cause)
+        var reports = events.map(Report.draft)
+        if let replaced, replaced != text {
+            if text.text.isEmpty {
+                // Emptied, then left: the old draft goes on the undo stack.
+                reports += setAside(replaced, from: .draft(key), cause, &read)
+            } else if !read.draftAccounted {
+                reports += setAside(replaced, from: .draft(key), .replacedBySend, &read)
+            }
+        }
+        return reports
+    }
+
+    /// Puts text on the undo stack, noting it for the one notice line of this event.
+    private func setAside(
+        _ text: TextDraft, from origin: DraftRules.Lost.Origin, _ cause: DraftEvent.Cause, _ read: inout LineRead
+    ) -> [Report] {
+        guard !text.text.isEmpty else { return [] }
+        if read.line == text { read.settleLine(.undoStack) }
+        read.setAsideCauses.append(cause)
+        return rules.setAside(DraftStore.Removed(text: text, attachments: []), from: origin, because: cause)
+            .map(Report.draft)
+    }
+
+    /// The text a recall replaced: on the undo stack unless `holder` still holds it.
+    private func setAsideRecalled(
+        unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, _ read: inout LineRead
+    ) {
+        guard !read.recalledOver.isEmpty, read.recalledPlace == nil else { return }
+        for piece in read.recalledOver where holder.isEmpty || !read.recalledHeld(piece, by: holder) {
+            read.traced += setAside(piece, from: origin, .replacedByRecall, &read)
+        }
+        read.settleRecalled(read.recalledHeld(by: holder) && !holder.isEmpty ? .heldByLine : .undoStack)
+    }
+
+    /// The line comes back in the next edit line, as it was; where there is no edit line
+    /// (a pipe), it goes on the undo stack instead, so the next line is one of its own.
+    private func giveBack(_ text: TextDraft, _ read: inout LineRead, cause: DraftEvent.Cause = .nowhereToKeep) {
+        if capabilities.editLine {
+            read.nextLine = text
+            if text == read.line { read.settleLine(.givenBack) }
+        } else {
+            read.traced += setAside(text, from: read.target.map { .draft($0.draftKey) } ?? .line, cause, &read)
+        }
+    }
+
+    /// A command (or a prompt's answer) that failed comes back in the edit line as it was
+    /// entered, so the mistake can be fixed. On a pipe there is no line to come back to:
+    /// the error line names what failed, and the script holds the line.
+    private func giveBackCommand(_ read: inout LineRead) {
+        if capabilities.editLine {
+            giveBack(read.line, &read)
+        } else {
+            read.settleLine(.used)
+        }
+    }
+
+    /// After an event: what no rule placed goes on the undo stack; one line says what went
+    /// there without the user asking; the next edit line is set.
+    func finish(_ read: LineRead) -> [Report] {
+        var read = read
+        guard !hasQuit else { return [] }
+        var reports: [Report] = read.traced
+        let origin: DraftRules.Lost.Origin = read.target.map { .draft($0.draftKey) } ?? .line
+        if read.linePlace == nil {
+            ledgerCatches += 1
+            reports += setAside(read.line, from: origin, .nowhereToKeep, &read)
+            read.settleLine(.undoStack)
+        }
+        if read.recalledPlace == nil {
+            ledgerCatches += 1
+            for piece in read.recalledOver { reports += setAside(piece, from: origin, .replacedByRecall, &read) }
+        }
+        let unasked = read.setAsideCauses.filter { $0 != .discardCommand && $0 != .sendFailedAside }
+        if let cause = unasked.first { reports.append(.setAside(because: cause, count: unasked.count)) }
+        if let next = pendingLine ?? read.nextLine {
+            line = next
+        } else if navigator.question == nil, let target = screen.target {
+            line = drafts.text(for: target.draftKey) ?? TextDraft(text: "")
+        } else {
+            line = TextDraft(text: "")
+        }
+        pendingLine = nil
+        return reports
+    }
+}

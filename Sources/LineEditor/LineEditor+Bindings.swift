@@ -1,0 +1,122 @@
+import CEditLine
+import Glibc
+
+/// Key bindings: made in every key map and mode, listed as libedit lists them, and made
+/// again after a configuration file resets the maps.
+extension LineEditor {
+    /// Binds a key sequence (libedit notation, such as `^Xp`) to a function by name, in
+    /// the main key map and the alternate one (vi's command mode), so the key works in
+    /// every mode.
+    ///
+    /// Wraps `el_set(EL_BIND)` and `el_set(EL_BIND, "-a")`. The binding is remembered and
+    /// made again when a configuration file leaves the function unbound (a `bind -v` line
+    /// resets the key maps).
+    public func bind(_ keys: String, to function: String) throws(LineEditorError) {
+        bindings.removeAll { $0.keys == keys }
+        bindings.append((keys, function))
+        let failed = bindAll(keys, function)
+        guard failed.isEmpty else {
+            throw LineEditorError(
+                function: "el_set(EL_BIND)", message: "cannot bind \(failed.joined(separator: ", "))")
+        }
+    }
+
+    /// Binds in the main map and in the alternate map; in vi mode also after Escape in
+    /// the alternate map: in vi's command mode an Escape pressed out of habit (ESC is a
+    /// lead-in there) must not swallow the key. Returns what failed.
+    private func bindAll(_ keys: String, _ function: String, main: Bool = true, alternate: Bool = true) -> [String] {
+        var failed: [String] = []
+        if main && dl_el_bind(editLine, keys, function) != 0 { failed.append("\(keys) (\(function))") }
+        if alternate
+            && (dl_el_bind_alternate(editLine, keys, function) != 0
+                || (dl_el_is_vi(editLine) == 1 && dl_el_bind_alternate(editLine, "^[" + keys, function) != 0))
+        {
+            failed.append("\(keys) (\(function), vi command mode)")
+        }
+        return failed
+    }
+
+    /// The key sequences bound to each function in a key map, as libedit lists them
+    /// (`^Xp`, `^T`).
+    ///
+    /// Wraps `el_set(EL_BIND)` with no arguments (or `-a` for the alternate map), its
+    /// listing captured with `el_set(EL_SETFP)` into `open_memstream`.
+    public func boundKeys(alternate: Bool = false) -> [String: [String]] {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return [:] }
+        let listed = dl_el_list_bindings(editLine, alternate ? 1 : 0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard listed == 0, let buffer else { return [:] }
+        return Self.parseBindings(String(cString: buffer))
+    }
+
+    /// Function name to key sequences, from libedit's listing: one binding a line,
+    /// `"keys"   ->  function` (function names hold no quote).
+    static func parseBindings(_ listing: String) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for line in listing.split(separator: "\n") {
+            guard line.first == "\"", let close = line.lastIndex(of: "\""), close > line.startIndex else { continue }
+            let keys = line[line.index(after: line.startIndex)..<close]
+            let rest = line[line.index(after: close)...].drop { $0 == " " }
+            guard rest.hasPrefix("->") else { continue }
+            let function = rest.dropFirst(2).drop { $0 == " " }
+            guard !function.isEmpty else { continue }
+            result[String(function), default: []].append(String(keys))
+        }
+        return result
+    }
+
+    /// Sets the editing mode, `"emacs"` or `"vi"`, then binds draftline's keys again.
+    ///
+    /// Wraps `el_set(EL_EDITOR)`.
+    public func setEditor(_ mode: String) throws(LineEditorError) {
+        let result = dl_el_set_editor(editLine, mode)
+        guard result == 0 else {
+            throw LineEditorError(function: "el_set(EL_EDITOR)", code: result, message: "unknown editor '\(mode)'")
+        }
+        let failed = rebind()
+        guard failed.isEmpty else {
+            throw LineEditorError(
+                function: "el_set(EL_BIND)", message: "cannot bind again: \(failed.joined(separator: ", "))")
+        }
+    }
+
+    /// What reading a configuration file did.
+    public struct Configuration: Equatable, Sendable {
+        /// Whether there was a file to read.
+        public var found: Bool
+        /// The bindings that could not be made again afterwards, as `keys (function)`.
+        public var failedBindings: [String]
+    }
+
+    /// Reads a libedit configuration file, then binds draftline's keys again and puts
+    /// back the terminal settings draftline needs (Ctrl-C and Ctrl-Z as keys).
+    ///
+    /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. A
+    /// `bind -e` or `bind -v` line in the file resets the key maps, so the program's own
+    /// bindings are made again afterwards; a binding the file makes for a sequence
+    /// draftline does not use is kept.
+    @discardableResult
+    public func sourceConfiguration(path: String? = nil) -> Configuration {
+        let found = el_source(editLine, path) == 0
+        var failed = rebind()
+        if dl_el_set_edit_signals(editLine, 0) != 0 { failed.append("Ctrl-C and Ctrl-Z as keys (setty -d -isig)") }
+        return Configuration(found: found, failedBindings: failed)
+    }
+
+    /// Makes again each binding whose function a configuration left unbound in a key
+    /// map (and the private sequences always); returns those that failed, as
+    /// `keys (function)`. A function the user bound to keys of their own keeps them.
+    func rebind() -> [String] {
+        let main = boundKeys()
+        let alternate = boundKeys(alternate: true)
+        return bindings.flatMap { binding in
+            let always = [Self.prefillFunction, Self.pasteFunction].contains(binding.function)
+            return bindAll(
+                binding.keys, binding.function, main: always || main[binding.function] == nil,
+                alternate: always || alternate[binding.function] == nil)
+        }
+    }
+}

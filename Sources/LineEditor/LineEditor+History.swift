@@ -1,0 +1,84 @@
+import CEditLine
+
+/// The edit line's history (the up arrow, `^R`), and what a recall replaced.
+extension LineEditor {
+    /// Adds a line to the edit line's history (a line equal to the last one is not added
+    /// again).
+    ///
+    /// Wraps `history(H_ENTER)`, which returns 1 when it added the line, 0 when it dropped
+    /// a repeat, and -1 when it failed.
+    public func addHistory(_ line: String) throws(LineEditorError) {
+        let result = dl_history_enter(history, line)
+        guard result >= 0 else { throw LineEditorError(function: "history(H_ENTER)", code: result) }
+    }
+
+    /// Replaces the edit line's history with these lines, oldest first.
+    ///
+    /// Wraps `history(H_CLEAR)` and `history(H_ENTER)`.
+    public func setHistory(_ lines: [String]) throws(LineEditorError) {
+        try Self.check(dl_history_clear(history), "history(H_CLEAR)")
+        for line in lines { try addHistory(line) }
+    }
+
+    /// libedit consulted the history during a read: a recall is about to replace the line.
+    /// Unless the line is just what the last recall left (the user is stepping through
+    /// history), what it holds is kept (``Input/recalledOver``).
+    ///
+    /// Called from the history function libedit uses (`dl_history_watching`), before the
+    /// line is replaced. The up arrow and emacs `^R` call it with the line as typed; vi's
+    /// `/`, `?`, `n` and `N` empty the line (or draw their prompt in it) first, so then
+    /// the line from before the key that began them is the one kept. The text is kept with
+    /// the cursor at its end: an incremental search has already moved the cursor through it.
+    func historyConsulted() {
+        guard isReading, !consultedSinceKey else { return }
+        consultedSinceKey = true
+        let now = lineState
+        var index = linesBeforeKeys.count - 1
+        while index >= 0 && Self.isSearchPrompt(linesBeforeKeys[index]) { index -= 1 }
+        let beforeKey = index >= 0 ? linesBeforeKeys[index] : nil
+        var kept = now
+        if let beforeKey, !beforeKey.text.isEmpty, now.text.isEmpty || Self.isSearchPrompt(now) { kept = beforeKey }
+        guard !kept.text.isEmpty, kept.text != lastRecalled.map(Self.withoutSearchPrompt),
+            !recalledOver.contains(where: { $0.text == kept.text })
+        else { return }
+        kept.cursor = kept.text.unicodeScalars.count
+        recalledOver.append(kept)
+    }
+
+    /// Notes, before each key, the line a recall left (so a later recall knows whether
+    /// the user changed it). A recall that left the line as it was (a search that found
+    /// its pattern in the line itself, no older line to go to) replaced nothing: its
+    /// snapshot is dropped.
+    func noteKey() {
+        guard consultedSinceKey else { return }
+        consultedSinceKey = false
+        let now = lineState
+        lastRecalled = now
+        if let last = recalledOver.last, Self.withoutSearchPrompt(now) == last.text { recalledOver.removeLast() }
+    }
+
+    /// A line without the incremental search's prompt that emacs `^R` draws after it
+    /// (`\nbck:` or `\nfwd:`, `?` when failing, then the pattern).
+    static func withoutSearchPrompt(_ line: Line) -> String {
+        guard let newline = line.text.lastIndex(of: "\n") else { return line.text }
+        let tail = line.text[line.text.index(after: newline)...]
+        guard tail.hasPrefix("bck:") || tail.hasPrefix("fwd:") || tail.hasPrefix("bck?") || tail.hasPrefix("fwd?")
+        else { return line.text }
+        return String(line.text[..<newline])
+    }
+
+    /// Whether a line is libedit's vi search prompt drawn in the line buffer (`\n/` or
+    /// `\n?` then the pattern), not text of the user's.
+    static func isSearchPrompt(_ line: Line) -> Bool {
+        line.text.hasPrefix("\n/") || line.text.hasPrefix("\n?")
+    }
+
+    /// Notes the line before a key that may begin a vi search (`/`, `?`, `n`, `N` in vi
+    /// mode): those empty the line before they consult the history. Other keys cost
+    /// nothing here.
+    func noteLineBefore(key: wchar_t) {
+        guard isReading, [0x2F, 0x3F, 0x6E, 0x4E].contains(key), dl_el_is_vi(editLine) == 1 else { return }
+        linesBeforeKeys.append(lineState)
+        if linesBeforeKeys.count > 64 { linesBeforeKeys.removeFirst(32) }
+    }
+}
