@@ -33,7 +33,7 @@ let package = Package(
 
         // The benchmark: `swift run -c release draftline-bench` (see `--help`).
         .executableTarget(
-            name: "draftline-bench", dependencies: ["DraftKit", "DraftlineREPL", "DraftlineTestSupport", "draftline"]),
+            name: "draftline-bench", dependencies: ["DraftKit", "DraftlineREPL", "ProgramDriver", "draftline"]),
 
         // Examples: small programs run with `swift run <name>`.
         .executableTarget(name: "draft-rules", dependencies: ["DraftKit"], path: "Examples/draft-rules"),
@@ -43,8 +43,14 @@ let package = Package(
         // The properties the fuzzers in Fuzz/ check (`make fuzz`); the tests run a seeded pass.
         .target(name: "DraftKitFuzzing", dependencies: ["DraftKit", "DraftlineREPL"]),
 
+        // Drives a program as a person or a script would: on a pseudo-terminal, on pipes, with
+        // deadlines; and a seeded random generator. The tests' support and the benchmark use it.
+        .target(name: "ProgramDriver"),
+
         // Tests.
-        .target(name: "DraftlineTestSupport", dependencies: ["DraftKit"], path: "Tests/DraftlineTestSupport"),
+        .target(
+            name: "DraftlineTestSupport", dependencies: ["DraftKit", "ProgramDriver"],
+            path: "Tests/DraftlineTestSupport"),
         // The original chat-log design's save() and getAllMsg(chatID:) on Foundation's
         // UserDefaults, for the round trip through import and export.
         .executableTarget(name: "original-chat-log", path: "Tests/OriginalChatLog"),

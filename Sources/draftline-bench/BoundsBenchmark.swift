@@ -1,7 +1,7 @@
 import DraftKit
-import DraftlineTestSupport
 import Foundation
 import Glibc
+import ProgramDriver
 
 /// Issue 19's figures: the chat list and a chat's title as whole processes at 1,000,
 /// 10,000 and 100,000 chats with their contacts; and key echo and memory while a third
@@ -33,7 +33,7 @@ extension Benchmark {
             try Data(script.utf8).write(to: URL(fileURLWithPath: input))
             for directory in directories {
                 // Once, checked, and the contacts' index made.
-                let check = try Fixture.run(
+                let check = try ProgramRun.run(
                     draftline, arguments: ["--data-dir", directory], environment: benchEnvironment(directory),
                     input: Data(script.utf8), timeout: 120)
                 let output = String(decoding: check.output, as: UTF8.self)

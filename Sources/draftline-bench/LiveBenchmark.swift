@@ -1,7 +1,7 @@
 import DraftKit
-import DraftlineTestSupport
 import Foundation
 import Glibc
+import ProgramDriver
 
 /// The live conversation's figures: how long a message takes from one process's
 /// acknowledged send to the other's screen, and what an idle draftline costs.

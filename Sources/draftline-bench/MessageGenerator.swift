@@ -1,5 +1,5 @@
 import DraftKit
-import DraftlineTestSupport
+import ProgramDriver
 
 /// Makes realistic, reproducible chat messages: Chinese text with emoji and punctuation,
 /// 40 to 120 characters each.

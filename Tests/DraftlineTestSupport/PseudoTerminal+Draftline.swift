@@ -1,3 +1,5 @@
+import ProgramDriver
+
 /// Steps every draftline terminal test takes.
 extension PseudoTerminal {
     /// Types `/open <user>` at an empty edit line and waits for the chat's prompt.

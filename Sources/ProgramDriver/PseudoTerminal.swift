@@ -276,17 +276,6 @@ public final class PseudoTerminal {
         }
     }
 
-    /// The child's peak resident memory so far, in KiB: `VmHWM` from `/proc/<pid>/status`.
-    ///
-    /// (Not `ru_maxrss` from `wait4`: Linux carries that across `execve`, so a child
-    /// spawned by a large parent reports the parent's size.)
-    public var peakMemoryKilobytes: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return nil }
-        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-    }
-
     /// Waits (reading what it writes) until the child is stopped (Ctrl-Z, SIGTSTP); false
     /// when it is not within `timeout` seconds.
     public func waitUntilStopped(timeout: Double = 10) throws -> Bool {

@@ -157,17 +157,3 @@ public final class PipedProcess {
         return nil
     }
 }
-
-extension Fixture {
-    /// Starts draftline on pipes with this fixture's data directory, for a test that
-    /// writes its lines one at a time.
-    public func startPiped(
-        _ arguments: [String] = [], environment extra: [String: String] = [:]
-    ) throws
-        -> PipedProcess
-    {
-        try PipedProcess(
-            executable: Self.executable, arguments: ["--data-dir", dataDirectory] + arguments,
-            environment: environment(extra))
-    }
-}
