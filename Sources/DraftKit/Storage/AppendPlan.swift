@@ -4,41 +4,49 @@ import Glibc
 /// journal's records for the messages; and the full segments it moves past, for the count
 /// cache.
 struct AppendPlan {
-    /// The segments to write, in order, each with all its messages.
-    var segments: [(number: Int, messages: [Message])] = []
+    /// One segment the append adds to: its number, how many messages it held before, and
+    /// the new messages that go into it.
+    struct Part {
+        var number: Int
+        var held: Int
+        var added: ArraySlice<Message>
+    }
+
+    /// The segments to add to, in order.
+    var parts: [Part] = []
     /// One record per message, in order (empty when the append is not announced).
     var records: [JournalRecord] = []
     /// Segments that were full before the append moved past them, with their counts.
     var movedPast: [(index: Int, count: Int)] = []
 
-    /// Plans appending `new` to a chat whose last segment is `last` holding `messages`
-    /// (`nil`: the chat has none yet), `capacity` messages a segment.
+    /// Plans appending `new` to a chat whose last segment is number `last.number` holding
+    /// `last.count` messages (`nil`: the chat has none yet), `capacity` messages a segment.
     init(
-        _ new: [Message], to chat: ChatID, last: (number: Int, messages: [Message])?, capacity: Int,
-        announce: Bool, path: String
+        _ new: [Message], to chat: ChatID, last: (number: Int, count: Int)?, capacity: Int, announce: Bool,
+        path: String
     ) throws(FileError) {
         var number = last?.number ?? 0
-        var segment = last?.messages ?? []
+        var held = last?.count ?? 0
         var rest = new[...]
         while !rest.isEmpty {
-            if segment.count >= capacity {
+            if held >= capacity {
                 guard number < SegmentIndex.maximum else { throw FileError("write", path: path, code: EFBIG) }
-                movedPast.append((number, segment.count))
+                movedPast.append((number, held))
                 number += 1
-                segment = []
+                held = 0
             }
-            let room = capacity - segment.count
+            let added = rest.prefix(capacity - held)
             if announce {
-                for (offset, message) in rest.prefix(room).enumerated() {
+                for (offset, message) in added.enumerated() {
                     records.append(
                         JournalRecord(
-                            chat: chat, segment: number, position: segment.count + offset, messageID: message.messageID)
+                            chat: chat, segment: number, position: held + offset, messageID: message.messageID)
                     )
                 }
             }
-            segment += rest.prefix(room)
-            rest = rest.dropFirst(room)
-            segments.append((number, segment))
+            parts.append(Part(number: number, held: held, added: added))
+            held += added.count
+            rest = rest.dropFirst(added.count)
         }
     }
 }

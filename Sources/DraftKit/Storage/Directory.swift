@@ -227,6 +227,16 @@ final class Directory {
     func replace(
         _ name: String, with data: Data, temporary: Directory, durable: Bool = true, faults: FaultInjector? = nil
     ) throws(FileError) {
+        var ignored = AppendTimings()
+        try replace(name, with: data, temporary: temporary, durable: durable, faults: faults, timings: &ignored)
+    }
+
+    /// Replaces `name` with `data` (``replace(_:with:temporary:durable:faults:)``), adding
+    /// the time of each step to `timings`.
+    func replace(
+        _ name: String, with data: Data, temporary: Directory, durable: Bool, faults: FaultInjector?,
+        timings: inout AppendTimings
+    ) throws(FileError) {
         let made = Self.temporaryName("tmp")
         guard let file = try temporary.open(made, access: .write, create: .new) else {
             throw FileError("open", path: temporary.path(of: made), code: ENOENT)
@@ -234,19 +244,23 @@ final class Directory {
         var closed = false
         do throws(FileError) {
             try file.setMode(0o600)
-            try Self.check(faults, "write", path(of: name))
-            try file.writeAll(data)
-            try Self.check(faults, "fsync", path(of: name))
-            if durable { try file.sync() }
+            try timings.measure(\.write) { () throws(FileError) in
+                try Self.check(faults, "write", path(of: name))
+                try file.writeAll(data)
+            }
+            try timings.measure(\.sync) { () throws(FileError) in
+                try Self.check(faults, "fsync", path(of: name))
+                if durable { try file.sync() }
+            }
             closed = true
             try file.closeChecked()
-            try temporary.rename(made, to: name, in: self)
+            try timings.measure(\.rename) { () throws(FileError) in try temporary.rename(made, to: name, in: self) }
         } catch {
             if !closed { file.close() }
             try? temporary.remove(made)
             throw error
         }
-        if durable { try sync(faults: faults) }
+        if durable { try timings.measure(\.rename) { () throws(FileError) in try sync(faults: faults) } }
     }
 
     /// A name no other process picks: the process ID and 64 random bits.

@@ -162,6 +162,17 @@ struct FileDescriptor: Equatable, Sendable {
         guard fsync(rawValue) == 0 else { throw FileError("fsync", path: path) }
     }
 
+    /// Flushes the file's data, and the metadata needed to read it back (its size), to the
+    /// disk (`fdatasync`): what an append must have there before it is acknowledged.
+    func syncData() throws(FileError) {
+        guard fdatasync(rawValue) == 0 else { throw FileError("fdatasync", path: path) }
+    }
+
+    /// Cuts the file back to `size` bytes (`ftruncate`).
+    func truncate(to size: Int) throws(FileError) {
+        guard ftruncate(rawValue, off_t(size)) == 0 else { throw FileError("ftruncate", path: path) }
+    }
+
     /// Sets the permission bits, whatever the umask was when the file was made (`fchmod`).
     func setMode(_ mode: mode_t) throws(FileError) {
         guard fchmod(rawValue, mode) == 0 else { throw FileError("fchmod", path: path) }

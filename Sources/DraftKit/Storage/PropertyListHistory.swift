@@ -7,14 +7,18 @@ import Glibc
 /// Each chat (`chats/<global_key>/`, or `threads/<kind>_<id>/` for a comment thread) is a
 /// directory of numbered *segments*: binary property lists, each an array of at most
 /// ``segmentCapacity`` message dictionaries, that any property-list reader opens. Only
-/// the last segment changes. A send reads and rewrites that one small file; opening a
+/// the last segment changes. A send extends that one small file at its end; opening a
 /// chat reads its last one or two; start-up reads none. The last segment is found
 /// through hints checked with two `fstatat` calls (``SegmentIndex``), and counts are exact
 /// through a cache of full segments (``SegmentCount``).
 ///
-/// A send takes the lock, re-reads the last segment, writes the new one to `tmp/`, syncs
-/// it, renames it into place and syncs the directory: only then does it return, and a
-/// kill at any moment leaves the old segment or the new one. Files are 0600 and the
+/// A send takes the lock, reads the last segment's layout (its trailer, not its
+/// messages), appends the new message's objects with a new table and trailer in one write
+/// and syncs the file's data (``SegmentTail``, ``SegmentEncoder``): only then does it
+/// return. A kill or a power cut at any moment leaves the old end whole; a torn append is
+/// cut off when the segment is next read, the file as found moved aside. A segment that
+/// starts with a send is written to `tmp/`, synced, renamed into place and its directory
+/// synced. Files are 0600 and the
 /// directories draftline makes 0700, whatever the umask. Every file is reached through
 /// directories opened once (``HistoryDirectories``). Damaged segments are set aside
 /// (``SegmentStore``); an older layout is brought up to date when opened
@@ -28,7 +32,7 @@ public final class PropertyListHistory: BulkHistoryStore {
 
     /// What opening the directory noticed (a directory of an older layout left where it
     /// was), for the caller to show.
-    public private(set) var openingWarnings: [StoreWarning]
+    public internal(set) var openingWarnings: [StoreWarning]
 
     /// The layout version this code writes.
     public static var layoutVersion: Int { LayoutUpgrade.version }
@@ -46,8 +50,10 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// Which chats changed last, for the chat list.
     let recent: RecentChats
     /// Whether the journal, and the index, failed on the last append (each is said once).
-    private var journalFailing = false
-    private var indexFailing = false
+    var journalFailing = false
+    var indexFailing = false
+    /// Where the time of appends went, since the history was opened or the figures reset.
+    public var timings = AppendTimings()
 
     /// Makes chosen writes fail, as a full disk would; for tests only.
     var faults: Directory.FaultInjector? {
@@ -117,75 +123,6 @@ public final class PropertyListHistory: BulkHistoryStore {
     @discardableResult
     public func append(_ message: Message, to chat: ChatID) throws(StoreError) -> [StoreWarning] {
         try appendAll([message], to: chat)
-    }
-
-    /// Appends many messages to a chat at once, filling its last segment and then whole
-    /// new ones: for importing and for filling a data directory to test with.
-    ///
-    /// With `durable` off the files are not synced one by one; with `announce` off the
-    /// journal is not told (a bulk load that no running process needs to see arrive).
-    /// Returns what failed after the messages were stored: the journal or the chat list's
-    /// index could not be written (each said once, until it works again).
-    @discardableResult
-    public func appendAll(
-        _ new: [Message], to chat: ChatID, durable: Bool = true, announce: Bool = true
-    ) throws(StoreError) -> [StoreWarning] {
-        guard let newest = new.last else { return [] }
-        openingWarnings = []
-        var warnings: [StoreWarning] = []
-        try Self.available { () throws(FileError) in
-            try segments.lock.withLock { () throws(FileError) in
-                let folder = try directories.makeDirectory(of: chat, durable: durable)
-                var last: (number: Int, messages: [Message])?
-                if let number = segments.lastSegment(of: chat, in: folder) {
-                    var ignored: [StoreWarning] = []
-                    last = (
-                        number, try segments.read(chat, in: folder, number, repair: false, warnings: &ignored) ?? []
-                    )
-                    warnings += ignored
-                }
-                let plan = try AppendPlan(
-                    new, to: chat, last: last, capacity: segmentCapacity, announce: announce,
-                    path: folder.path)
-                let encoded = try SegmentCodec.encode(plan.segments.map(\.messages), path: folder.path)
-                // The count cache learns of the full segments this append moved past, once, at
-                // the end, as far as they are on disk (a failed write stops it there).
-                var onDisk = last?.number ?? -1
-                defer { segments.countFile(in: folder).add(plan.movedPast.filter { $0.index <= onDisk }) }
-                for (segment, data) in zip(plan.segments, encoded) {
-                    try segments.replace(segment.number, in: folder, with: data, durable: durable)
-                    onDisk = segment.number
-                }
-                segments.noteLastSegment(chat, plan.segments.last?.number ?? 0, in: folder)
-                // The messages are stored: a journal that cannot be written costs the other
-                // processes the live display of them; an index line, the chat's place in the
-                // list until it works again. Each is said once.
-                warnings += noteOnce(&journalFailing, { () throws(FileError) in try journal.append(plan.records) }) {
-                    .liveDeliveryStopped($0)
-                }
-                warnings += noteOnce(
-                    &indexFailing,
-                    { () throws(FileError) in
-                        try recent.note([RecentChats.Entry(chat: chat, date: newest.sentAt)])
-                    }
-                ) { .chatListStale($0) }
-            }
-        }
-        return warnings
-    }
-
-    /// Runs `body`; on its first failure in a row, the warning `warn` makes of the reason.
-    private func noteOnce(
-        _ failing: inout Bool, _ body: () throws(FileError) -> Void, warn: (String) -> StoreWarning
-    ) -> [StoreWarning] {
-        do {
-            try body()
-            failing = false
-            return []
-        } catch {
-            defer { failing = true }
-            return failing ? [] : [warn(error.description)]
-        }
     }
 
     /// A feed of what any process appends from now on, read from the journal; woken by

@@ -17,37 +17,21 @@ enum SegmentCodec {
         return .some(decoded.message)
     }
 
-    /// Segments as binary property lists. Many at once (a bulk append) are encoded on
-    /// every core: the encoding, not the writing, is most of a bulk append's time.
-    static func encode(_ segments: [[Message]], path: String) throws(FileError) -> [Data] {
-        @Sendable func one(_ messages: [Message]) -> Result<Data, FileError> {
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .binary
-            do { return .success(try encoder.encode(messages)) } catch {
-                return .failure(FileError("encode", path: path, code: 0, detail: "\(error)"))
-            }
-        }
-        func unwrapped(_ results: [Result<Data, FileError>?]) throws(FileError) -> [Data] {
-            var data: [Data] = []
-            for result in results {
-                switch result {
-                case .success(let bytes): data.append(bytes)
-                case .failure(let error): throw error
-                case nil: throw FileError("encode", path: path, code: 0, detail: "a segment was not encoded")
-                }
-            }
-            return data
-        }
-        guard segments.count >= 2 else { return try unwrapped(segments.map(one)) }
+    /// Segments as binary property lists that sends can extend (``SegmentEncoder``). Many at
+    /// once (a bulk append) are encoded on every core.
+    static func encode(_ segments: [[Message]]) -> [Data] {
+        guard segments.count >= 2 else { return segments.map { Data(SegmentEncoder.segment($0)) } }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        var results = [Result<Data, FileError>?](repeating: nil, count: segments.count)
+        var results = [Data](repeating: Data(), count: segments.count)
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let slots = buffer
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for item in stride(from: worker, to: segments.count, by: workers) { slots[item] = one(segments[item]) }
+                for item in stride(from: worker, to: segments.count, by: workers) {
+                    slots[item] = Data(SegmentEncoder.segment(segments[item]))
+                }
             }
         }
-        return try unwrapped(results)
+        return results
     }
 }
 

@@ -35,23 +35,34 @@ final class SegmentStore {
     }
 
     /// Reads one segment; `nil` when it does not exist. A damaged one is moved aside (a
-    /// warning is added) and, when `repair` is set, replaced by an empty one under the
-    /// lock, so the numbering keeps no gap.
+    /// warning is added) under the lock; when its end is a torn append, what was whole
+    /// before it takes its place, else, when `repair` is set, an empty one does, so the
+    /// numbering keeps no gap.
     func read(
         _ chat: ChatID, in directory: Directory, _ number: Int, repair: Bool, warnings: inout [StoreWarning]
     ) throws(FileError) -> [Message]? {
         let name = SegmentIndex.name(number)
         if let messages = try Self.decode(name, in: directory) { return messages }
         guard directory.exists(name) else { return nil }
-        try lock.withLock { () throws(FileError) in
-            // Another process may have repaired or replaced it meanwhile.
-            guard directory.exists(name), try Self.decode(name, in: directory) == nil else { return }
+        return try lock.withLock { () throws(FileError) -> [Message]? in
+            // Another process may have repaired or replaced it meanwhile (or finished an append).
+            guard directory.exists(name) else { return [] }
+            if let messages = try Self.decode(name, in: directory) { return messages }
+            // A torn append (a kill during the write, a power cut before its sync): what
+            // was whole before it is kept; the file as found is moved aside, never lost.
+            let torn = (try? Self.bytes(name, in: directory)).flatMap { $0 }.flatMap {
+                SegmentLayout.recovered(from: [UInt8]($0))
+            }
             warnings.append(try quarantine(name, of: chat, in: directory))
             // The cache may cover what was moved aside: count again from nothing.
             try? directory.remove(SegmentCount.name)
+            if let torn {
+                try replace(number, in: directory, with: Data(torn.bytes), durable: true)
+                return torn.messages
+            }
             if repair { try write([], to: directory, number) }
+            return []
         }
-        return []
     }
 
     /// A segment's messages; `nil` when it is missing or damaged. Errors that say nothing
@@ -90,15 +101,22 @@ final class SegmentStore {
 
     /// Writes one segment (``Directory/replace(_:with:temporary:durable:faults:)``).
     func write(_ messages: [Message], to directory: Directory, _ number: Int, durable: Bool = true) throws(FileError) {
-        let name = SegmentIndex.name(number)
-        let data = try SegmentCodec.encode([messages], path: directory.path(of: name))[0]
-        try replace(number, in: directory, with: data, durable: durable)
+        try replace(number, in: directory, with: SegmentCodec.encode([messages])[0], durable: durable)
+    }
+
+    /// Replaces one segment with encoded bytes, adding the time of each step to `timings`.
+    func replace(
+        _ number: Int, in directory: Directory, with data: Data, durable: Bool, timings: inout AppendTimings
+    ) throws(FileError) {
+        try directory.replace(
+            SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable, faults: faults,
+            timings: &timings)
     }
 
     /// Replaces one segment with encoded bytes.
     func replace(_ number: Int, in directory: Directory, with data: Data, durable: Bool) throws(FileError) {
-        try directory.replace(
-            SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable, faults: faults)
+        var ignored = AppendTimings()
+        try replace(number, in: directory, with: data, durable: durable, timings: &ignored)
     }
 
     /// Remembers a chat's last segment (``SegmentIndex/noteLastSegment(_:_:in:temporary:)``).

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Appending: a send extends the chat's last segment in place; new segments are written
+/// whole, atomically.
+extension PropertyListHistory {
+    /// Appends many messages to a chat at once, filling its last segment and then whole
+    /// new ones: for importing and for filling a data directory to test with.
+    ///
+    /// Under the lock, the last segment is opened and its layout read (``SegmentTail``):
+    /// the messages that fit are appended to it in one write, synced with `fdatasync`.
+    /// Segments that start with this append are written to `tmp/`, synced, renamed into
+    /// place, and their directory synced. A last segment of an older form (or one whose
+    /// references are too narrow) is decoded and written anew the same way. With `durable`
+    /// off nothing is synced (a bulk load that syncs once at the end); with `announce` off
+    /// the journal is not told (a bulk load that no running process needs to see arrive).
+    /// Returns what failed after the messages were stored: the journal or the chat list's
+    /// index could not be written (each said once, until it works again).
+    @discardableResult
+    public func appendAll(
+        _ new: [Message], to chat: ChatID, durable: Bool = true, announce: Bool = true
+    ) throws(StoreError) -> [StoreWarning] {
+        guard let newest = new.last else { return [] }
+        openingWarnings = []
+        var warnings: [StoreWarning] = []
+        timings.appends += 1
+        try Self.available { () throws(FileError) in
+            try segments.lock.withLock { () throws(FileError) in
+                let folder = try directories.makeDirectory(of: chat, durable: durable)
+                let lastNumber = segments.lastSegment(of: chat, in: folder)
+                var tail = lastNumber.flatMap { SegmentTail($0, in: folder, timings: &timings) }
+                // A last segment that cannot be extended in place is read whole (a damaged one
+                // is moved aside and counts as empty) and written anew with the new messages.
+                var held: [Message]?
+                func readWhole(_ number: Int) throws(FileError) -> [Message] {
+                    var ignored: [StoreWarning] = []
+                    defer { warnings += ignored }
+                    return try timings.measure(\.decode) { () throws(FileError) in
+                        try segments.read(chat, in: folder, number, repair: false, warnings: &ignored) ?? []
+                    }
+                }
+                if tail == nil, let lastNumber { held = try readWhole(lastNumber) }
+                let last = tail.map { ($0.number, $0.layout.count) } ?? lastNumber.map { ($0, held?.count ?? 0) }
+                let plan = try AppendPlan(
+                    new, to: chat, last: last, capacity: segmentCapacity, announce: announce, path: folder.path)
+                // The count cache learns of the full segments this append moved past, once, at
+                // the end, as far as they are on disk (a failed write stops it there).
+                var onDisk = lastNumber ?? -1
+                defer { segments.countFile(in: folder).add(plan.movedPast.filter { $0.index <= onDisk }) }
+                var whole: [(number: Int, messages: [Message])] = []
+                for part in plan.parts {
+                    if let extended = tail, part.number == extended.number {
+                        tail = nil
+                        if try extended.append(
+                            Array(part.added), durable: durable, faults: segments.faults, timings: &timings)
+                        {
+                            continue
+                        }
+                        held = try readWhole(part.number)
+                    }
+                    whole.append((part.number, (part.held > 0 ? held ?? [] : []) + part.added))
+                }
+                let encoded = timings.measure(\.encode) { SegmentCodec.encode(whole.map(\.messages)) }
+                for (segment, data) in zip(whole, encoded) {
+                    try segments.replace(segment.number, in: folder, with: data, durable: durable, timings: &timings)
+                    onDisk = segment.number
+                }
+                onDisk = plan.parts.last?.number ?? onDisk
+                segments.noteLastSegment(chat, plan.parts.last?.number ?? 0, in: folder)
+                // The messages are stored: a journal that cannot be written costs the other
+                // processes the live display of them; an index line, the chat's place in the
+                // list until it works again. Each is said once.
+                timings.measure(\.announce) {
+                    warnings += noteOnce(&journalFailing, { () throws(FileError) in try journal.append(plan.records) })
+                    {
+                        .liveDeliveryStopped($0)
+                    }
+                    warnings += noteOnce(
+                        &indexFailing,
+                        { () throws(FileError) in
+                            try recent.note([RecentChats.Entry(chat: chat, date: newest.sentAt)])
+                        }
+                    ) { .chatListStale($0) }
+                }
+            }
+        }
+        return warnings
+    }
+
+    /// Runs `body`; on its first failure in a row, the warning `warn` makes of the reason.
+    func noteOnce(
+        _ failing: inout Bool, _ body: () throws(FileError) -> Void, warn: (String) -> StoreWarning
+    ) -> [StoreWarning] {
+        do {
+            try body()
+            failing = false
+            return []
+        } catch {
+            defer { failing = true }
+            return failing ? [] : [warn(error.description)]
+        }
+    }
+}

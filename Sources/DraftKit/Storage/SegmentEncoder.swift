@@ -1,0 +1,145 @@
+import Foundation
+
+/// Writes segments as binary property lists that later sends extend at the end, never
+/// rewriting a byte already written.
+///
+/// A binary property list is read from its end: the last 32 bytes (the trailer) say where
+/// the offset table is, and the table where each object is; bytes no offset points at
+/// are never read. So a send appends its message's objects, a new top array (the old
+/// entries and the new ones), a new offset table and a new trailer after the old trailer,
+/// in one write. Until that write is whole, the file's end is not a trailer: a torn
+/// append is found and cut off (``SegmentLayout/recovered(from:)``), and every message
+/// before it stays. Foundation's `PropertyListDecoder` and Python's `plistlib` read such a
+/// file as any other.
+///
+/// Objects are written as Foundation's `PropertyListEncoder` writes a ``Message`` (its
+/// coding keys in order, strings, reals and a date) with 2-byte object references and
+/// 4-byte offsets, so a segment has room for 65,535 objects and 4 GiB. Foundation has no
+/// way to extend a property list; this writer only adds objects after the ones there.
+struct SegmentEncoder {
+    /// The bytes written so far (a whole file, or what an append adds).
+    private(set) var bytes: [UInt8] = []
+    /// Where the bytes start in the file.
+    private let base: Int
+    /// Each object's offset in the file, by number.
+    private(set) var offsets: [Int]
+
+    /// The width of an object reference in segments this encoder starts.
+    static let referenceSize = 2
+    /// The width of an offset in the tables this encoder writes.
+    static let offsetSize = 4
+
+    /// The bytes of a new segment holding `messages`.
+    static func segment(_ messages: [Message]) -> [UInt8] {
+        var encoder = SegmentEncoder(base: 0, offsets: [])
+        encoder.bytes = Array("bplist00".utf8)
+        let references = encoder.add(messages, referenceSize: referenceSize)
+        encoder.finish(top: references, referenceSize: referenceSize)
+        return encoder.bytes
+    }
+
+    /// The bytes to write at the end of the segment `layout` describes so that it holds
+    /// `messages` after its own; `nil` when its references or offsets are too narrow for
+    /// them (the segment must then be written anew).
+    static func append(_ messages: [Message], to layout: SegmentLayout) -> [UInt8]? {
+        var encoder = SegmentEncoder(base: layout.size, offsets: layout.offsets)
+        let added = encoder.add(messages, referenceSize: layout.referenceSize)
+        let objects = encoder.offsets.count + 1
+        guard objects < 1 << (8 * layout.referenceSize) else { return nil }
+        encoder.finish(top: layout.entries + added, referenceSize: layout.referenceSize)
+        return encoder.bytes
+    }
+
+    private init(base: Int, offsets: [Int]) {
+        self.base = base
+        self.offsets = offsets
+    }
+
+    /// Adds the coding keys once and each message's dictionary; returns the dictionaries'
+    /// object numbers.
+    private mutating func add(_ messages: [Message], referenceSize: Int) -> [Int] {
+        let keys = Message.CodingKeys.allCases.map { string($0.rawValue) }
+        return messages.map { message in
+            let values = [
+                string(message.chatID), string(message.messageID), string(message.content), string(message.target),
+                string(message.mineHead), string(message.otherHead), string(message.type),
+                string(message.filePath), string(message.address), real(message.latitude, marker: 0x23),
+                real(message.longitude, marker: 0x23),
+                real(message.sentAt.timeIntervalSinceReferenceDate, marker: 0x33),
+                string(message.sender),
+            ]
+            let number = begin()
+            header(0xD0, count: keys.count)
+            for reference in keys + values { append(UInt64(reference), width: referenceSize) }
+            return number
+        }
+    }
+
+    /// Writes the top array, the offset table and the trailer.
+    private mutating func finish(top entries: [Int], referenceSize: Int) {
+        let top = begin()
+        header(0xA0, count: entries.count)
+        for reference in entries { append(UInt64(reference), width: referenceSize) }
+        let table = base + bytes.count
+        for offset in offsets { append(UInt64(offset), width: Self.offsetSize) }
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(Self.offsetSize), UInt8(referenceSize)]
+        append(UInt64(offsets.count), width: 8)
+        append(UInt64(top), width: 8)
+        append(UInt64(table), width: 8)
+    }
+
+    /// Starts an object here; its number.
+    private mutating func begin() -> Int {
+        offsets.append(base + bytes.count)
+        return offsets.count - 1
+    }
+
+    /// A string object: ASCII when every character is, else UTF-16, big-endian.
+    private mutating func string(_ text: String) -> Int {
+        let number = begin()
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            header(0x50, count: text.utf8.count)
+            bytes += text.utf8
+        } else {
+            let units = Array(text.utf16)
+            header(0x60, count: units.count)
+            for unit in units { append(UInt64(unit), width: 2) }
+        }
+        return number
+    }
+
+    /// A real (`0x23`) or a date (`0x33`, seconds since 2001): eight bytes, big-endian.
+    private mutating func real(_ value: Double, marker: UInt8) -> Int {
+        let number = begin()
+        bytes.append(marker)
+        append(value.bitPattern, width: 8)
+        return number
+    }
+
+    /// An object's marker with its count: in the low nibble below 15, else an integer after.
+    private mutating func header(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            bytes.append(marker | UInt8(count))
+            return
+        }
+        bytes.append(marker | 0x0F)
+        switch count {
+        case ..<0x100:
+            bytes.append(0x10)
+            append(UInt64(count), width: 1)
+        case ..<0x1_0000:
+            bytes.append(0x11)
+            append(UInt64(count), width: 2)
+        default:
+            bytes.append(0x12)
+            append(UInt64(count), width: 4)
+        }
+    }
+
+    /// The low `width` bytes of `value`, big-endian.
+    private mutating func append(_ value: UInt64, width: Int) {
+        for shift in stride(from: 8 * (width - 1), through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+@testable import DraftKit
+
+/// A send extends the last segment in place: segments of the earlier form keep working,
+/// any reader opens what the appends leave, and a torn append loses no message before it.
+@Suite("Segments extended in place")
+struct SegmentAppendTests {
+    let alice = ChatID("alice")!
+
+    func message(_ text: String, at seconds: Double = 1_764_500_000.123_456) -> Message {
+        Message(
+            chatID: "alice", messageID: text, content: text, target: "alice", latitude: 1.5,
+            sentAt: Date(timeIntervalSince1970: seconds), sender: "me")
+    }
+
+    func segmentPath(_ fixture: Fixture, _ number: Int = 0) -> String {
+        fixture.dataDirectory + "/chats/alice/" + String(format: "%08d.plist", number)
+    }
+
+    /// The upgrade path: a segment as the previous version wrote it (Foundation's encoder)
+    /// takes new messages, both when its narrow references have room (extended) and when
+    /// they do not (written anew); Python's plistlib reads every message back, in order.
+    @Test(arguments: [3, 12])
+    func aSegmentOfTheEarlierFormTakesNewMessages(earlier: Int) throws {
+        let fixture = try Fixture()
+        let old = (0..<earlier).map { message("old\($0) ü") }
+        try fixture.writeSegment(old, chat: "alice", number: 0)
+        let history = try PropertyListHistory(directory: fixture.dataDirectory, segmentCapacity: 64)
+        for index in 0..<5 { try history.append(message("new\(index)"), to: alice) }
+        let expected = old.map(\.content) + (0..<5).map { "new\($0)" }
+        #expect(try history.allMessages(in: alice).value == old + (0..<5).map { message("new\($0)") })
+        #expect(try fixture.messages(in: "alice").map(\.content) == expected)
+        #expect(try PropertyListHistory(directory: fixture.dataDirectory).messageCount(in: alice).value == earlier + 5)
+    }
+
+    /// Every field survives an append exactly (the send time to the microsecond, CJK and
+    /// emoji, a NUL, an empty string), read by Foundation and by plistlib.
+    @Test func everyFieldSurvivesAnAppend() throws {
+        let fixture = try Fixture()
+        let history = try PropertyListHistory(directory: fixture.dataDirectory)
+        var odd = message("李美 👩‍👩‍👧 \u{0}tab\tend", at: -1.25)
+        odd.address = String(repeating: "x", count: 300)
+        odd.longitude = -0.0
+        odd.type = ""
+        try history.append(message("first"), to: alice)
+        try history.append(odd, to: alice)
+        #expect(try PropertyListHistory(directory: fixture.dataDirectory).allMessages(in: alice).value.last == odd)
+        let read = try #require(try fixture.messages(in: "alice").last)
+        #expect(read.content == odd.content && read.address == odd.address)
+        #expect(abs(read.sentAt.timeIntervalSince1970 - -1.25) < 1e-6)
+    }
+
+    /// An append cut off anywhere (a kill during the write, a power cut before its sync)
+    /// loses none of the messages acknowledged before it: the file as found is moved aside,
+    /// and what was whole takes its place, readable by plistlib; the next send works.
+    @Test func aTornAppendLosesNoAcknowledgedMessage() throws {
+        let fixture = try Fixture()
+        let history = try PropertyListHistory(directory: fixture.dataDirectory)
+        let acknowledged = (0..<3).map { message("m\($0)") }
+        for item in acknowledged { try history.append(item, to: alice) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture)))
+        try history.append(message("torn"), to: alice)
+        let after = try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture)))
+        #expect(after.prefix(before.count) == before)
+        for cut in stride(from: 1, to: after.count - before.count, by: 37) {
+            try after.prefix(before.count + cut).write(to: URL(fileURLWithPath: segmentPath(fixture)))
+            let reopened = try PropertyListHistory(directory: fixture.dataDirectory)
+            let read = try reopened.allMessages(in: alice)
+            #expect(read.value == acknowledged, "cut after \(cut) bytes")
+            #expect(read.warnings.count == 1, "cut after \(cut) bytes: \(read.warnings)")
+            #expect(try fixture.messages(in: "alice").map(\.content) == ["m0", "m1", "m2"])
+            try reopened.append(message("next"), to: alice)
+            #expect(try reopened.allMessages(in: alice).value.map(\.content) == ["m0", "m1", "m2", "next"])
+            for name in try FileManager.default.contentsOfDirectory(atPath: fixture.dataDirectory + "/chats/alice")
+            where name.contains(".corrupt-") {
+                try FileManager.default.removeItem(atPath: fixture.dataDirectory + "/chats/alice/" + name)
+            }
+        }
+    }
+
+    /// A send adds bytes at the end and rewrites none: the file keeps its inode, and its old
+    /// bytes are a prefix of the new ones.
+    @Test func aSendOnlyAddsBytes() throws {
+        let fixture = try Fixture()
+        let history = try PropertyListHistory(directory: fixture.dataDirectory)
+        try history.append(message("a"), to: alice)
+        let inode = try FileManager.default.attributesOfItem(atPath: segmentPath(fixture))[.systemFileNumber] as? Int
+        let before = try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture)))
+        history.timings.reset()
+        try history.append(message("b"), to: alice)
+        let after = try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture)))
+        #expect(after.starts(with: before) && after.count > before.count)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: segmentPath(fixture))[.systemFileNumber] as? Int == inode)
+        #expect(history.timings.rename == 0)
+    }
+}
