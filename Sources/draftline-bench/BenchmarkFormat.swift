@@ -29,6 +29,21 @@ extension Benchmark {
         return now() - start
     }
 
+    /// Seconds of CPU this process used so far (`CLOCK_PROCESS_CPUTIME_ID`: user + system).
+    static func cpuNow() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// The wall-clock time and the CPU time `body` took.
+    static func timeWithCPU(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+        let cpu = cpuNow()
+        let wall = now()
+        try body()
+        return (now() - wall, cpuNow() - cpu)
+    }
+
     static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()

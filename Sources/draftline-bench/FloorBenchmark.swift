@@ -5,21 +5,24 @@ import Glibc
 extension Benchmark {
     /// The durable-write floor of this disk, with plain POSIX calls: appending ~300 bytes
     /// and `fsync`; writing a 2 KB temporary file, `fsync`, `rename`, directory `fsync`.
-    static func measureFloor(_ scratch: String) throws -> (append: Double, replace: Double) {
+    /// Each figure is a median, with the median CPU time (user + system) of the same calls.
+    static func measureFloor(
+        _ scratch: String
+    ) throws -> (append: Double, appendCPU: Double, replace: Double, replaceCPU: Double) {
         let directory = scratch + "/floor"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let record = [UInt8](repeating: 0x61, count: 300)
         let block = [UInt8](repeating: 0x62, count: 2048)
         let log = open(directory + "/log", O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        var appends: [Double] = []
-        var replaces: [Double] = []
+        var appends: [(wall: Double, cpu: Double)] = []
+        var replaces: [(wall: Double, cpu: Double)] = []
         for index in 0..<200 {
             appends.append(
-                time {
+                timeWithCPU {
                     _ = write(log, record, record.count); fsync(log)
                 })
             replaces.append(
-                time {
+                timeWithCPU {
                     let temporary = directory + "/t\(index)"
                     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
                     _ = write(fd, block, block.count)
@@ -32,6 +35,9 @@ extension Benchmark {
                 })
         }
         close(log)
-        return (median(appends), median(replaces))
+        return (
+            median(appends.map(\.wall)), median(appends.map(\.cpu)), median(replaces.map(\.wall)),
+            median(replaces.map(\.cpu))
+        )
     }
 }
