@@ -41,8 +41,10 @@ public final class Frontend {
     /// The demo peers' due answers stored (unless `answering` is off), then what `feed`
     /// brought: the lines to show and how many messages arrived (in the open chat or
     /// elsewhere).
-    public func receive(from feed: any HistoryFeed, answering: Bool = true) -> (lines: [OutputLine], arrived: Int) {
-        let reports = (answering ? session.answerPeers() : []) + session.receive(feed.take())
+    public func receive(from feed: any HistoryFeed, answering: Bool = true) -> Received {
+        let answers = answering ? session.answerPeers() : []
+        let slice = feed.take()
+        let reports = answers + session.receive(slice)
         onReports?(reports)
         let arrived = reports.count { report in
             switch report {
@@ -50,7 +52,18 @@ public final class Frontend {
             default: return false
             }
         }
-        return (lines(for: reports), arrived)
+        return Received(lines: lines(for: reports), arrived: arrived, hasMore: slice.hasMore)
+    }
+
+    /// What one look at a feed brought.
+    public struct Received {
+        /// What to show.
+        public var lines: [OutputLine]
+        /// How many messages arrived for this user.
+        public var arrived: Int
+        /// Whether the feed has more waiting (a bounded slice was taken): look again once
+        /// no key is waiting.
+        public var hasMore: Bool
     }
 
     /// The lines for reports the session made outside an event (the draft map).

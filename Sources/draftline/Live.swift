@@ -12,6 +12,8 @@ final class Live {
     /// Where `/wait` waits: the editor's waiter on a terminal (so a signal it does not
     /// handle stays for the next read), one of its own on a pipe.
     let waiter: InputWaiter
+    /// Whether the feed's last slice left more to read.
+    private(set) var feedHasMore = false
 
     init(frontend: Frontend, feed: any HistoryFeed, console: Console, waiter: InputWaiter) {
         self.frontend = frontend
@@ -30,7 +32,10 @@ final class Live {
 
     /// What a line editor waits for besides keys: the feed, and the peers' answers.
     var watch: LineEditor.Watch {
-        LineEditor.Watch(descriptor: feed.descriptor, timeout: { [unowned self] in timeout }) { [unowned self] in
+        LineEditor.Watch(
+            descriptor: feed.descriptor, timeout: { [unowned self] in timeout },
+            hasMore: { [unowned self] in feedHasMore }
+        ) { [unowned self] in
             check()
         }
     }
@@ -39,9 +44,10 @@ final class Live {
     /// returns how many messages.
     @discardableResult
     func check(answering: Bool = true) -> Int {
-        let (lines, arrived) = frontend.receive(from: feed, answering: answering)
-        console.show(lines)
-        return arrived
+        let received = frontend.receive(from: feed, answering: answering)
+        feedHasMore = received.hasMore
+        console.show(received.lines)
+        return received.arrived
     }
 
     /// `/wait`: shows arrivals as they come until `count` messages have arrived that no
@@ -58,7 +64,7 @@ final class Live {
             guard remaining > 0 else { break }
             let wake = waiter.wait(
                 input: -1, handling: interruptible ? .interrupt : [], watched: feed.descriptor,
-                timeout: min(remaining, timeout ?? remaining))
+                timeout: feedHasMore ? 0 : min(remaining, timeout ?? remaining))
             switch wake {
             case .signals:
                 interrupted = true

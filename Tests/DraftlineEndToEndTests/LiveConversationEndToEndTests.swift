@@ -249,3 +249,29 @@ struct LiveConversationEndToEndTests {
         #expect(try String(contentsOfFile: fixture.dataDirectory + "/format", encoding: .utf8) == "2\n")
     }
 }
+
+extension LiveConversationEndToEndTests {
+    /// A backlog many slices long (written while the reader was stopped) is shown to its
+    /// last message with no key pressed, the half-typed line intact: the editor looks at the
+    /// feed again whenever a slice left more, once no key is waiting (with inotify the
+    /// watch's descriptor stays readable; when polling, the wait does not sleep).
+    @Test(arguments: ["inotify", "poll"])
+    func aBacklogLongerThanASliceArrivesWholeWithoutAKey(_ watch: String) throws {
+        let bob = try start("bob", environment: watch == "poll" ? ["DRAFTLINE_WATCH": "poll"] : [:])
+        try bob.open("alice")
+        try bob.send("typed meanwhile")
+        try bob.waitFor("typed meanwhile")
+        bob.signal(SIGSTOP)
+        defer { bob.signal(SIGCONT) }
+        let script =
+            "/open bob\n" + (1...600).map { "burst \($0) " + String(repeating: "z", count: 100) + "\n" }.joined()
+        let sent = try fixture.runPiped(script, arguments: ["--data-dir", fixture.dataDirectory, "--as", "alice"])
+        #expect(sent.status == 0, "\(sent.error)")
+        bob.signal(SIGCONT)
+        try bob.waitFor("alice: burst 600 ", timeout: 30)
+        try bob.waitFor("typed meanwhile")
+        try bob.send("\r")
+        try bob.waitFor("you: typed meanwhile")
+        #expect(try bob.quit() == .exited(0))
+    }
+}
