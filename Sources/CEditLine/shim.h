@@ -169,6 +169,13 @@ static inline int dl_el_set_edit_signals(EditLine *el, int isig) {
     return el_set(el, EL_SETTY, "-d", isig ? "+isig" : "-isig", NULL);
 }
 
+/// `el_set(el, EL_SETTY, "-x", "+noflsh", NULL)`: between reads (libedit's cooked mode,
+/// where Ctrl-C is still a signal), the terminal keeps the keys typed ahead when an
+/// interrupt arrives instead of flushing them.
+static inline int dl_el_keep_input_on_signals(EditLine *el) {
+    return el_set(el, EL_SETTY, "-x", "+noflsh", NULL);
+}
+
 /// `el_set(el, EL_PREP_TERM, flag)`: put the terminal in the editor's raw mode (1) or
 /// back in the mode it had (0), as libedit does around each read.
 static inline int dl_el_prepare_terminal(EditLine *el, int flag) {

@@ -205,6 +205,7 @@ public final class LineEditor {
         try Self.check(dl_el_set_watched_history(el, h), "el_set(EL_HIST)")
         try Self.check(dl_el_set_signal(el, 1), "el_set(EL_SIGNAL)")
         try Self.check(dl_el_set_edit_signals(el, 0), "el_set(EL_SETTY, -isig)")
+        try Self.check(dl_el_keep_input_on_signals(el), "el_set(EL_SETTY, -x +noflsh)")
         try Self.check(dl_el_set_editor(el, "emacs"), "el_set(EL_EDITOR)")
         try Self.check(dl_el_set_client_data(el, Unmanaged.passUnretained(self).toOpaque()), "el_set(EL_CLIENTDATA)")
         try Self.check(

@@ -232,6 +232,16 @@ public final class PseudoTerminal {
         }
     }
 
+    /// Waits until the terminal is in canonical mode: no line editor is reading keys.
+    public func waitForCookedMode(timeout: Double = 10) throws {
+        let deadline = Self.now() + timeout
+        while !isCanonical {
+            guard try pump(until: min(deadline, Self.now() + 0.01)) || Self.now() < deadline else {
+                throw fail("the terminal did not leave raw mode")
+            }
+        }
+    }
+
     /// The terminal's settings now (`tcgetattr`).
     public var attributes: termios {
         var attributes = termios()

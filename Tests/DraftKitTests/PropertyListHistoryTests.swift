@@ -173,10 +173,23 @@ struct PropertyListHistoryTests {
         #expect(session.prefill == nil)
     }
 
-    @Test func startRemovesLeftoverTemporaryFiles() throws {
+    /// A process ID that no process has now: a child's, after it ended and was reaped.
+    static func deadProcessID() throws -> pid_t {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        return child.processIdentifier
+    }
+
+    @Test func startRemovesTheTemporaryFilesOfEndedProcessesOnly() throws {
         _ = try PropertyListHistory(directory: data)
-        _ = FileManager.default.createFile(atPath: data + "/tmp/123-456.tmp", contents: Data("half".utf8))
+        let dead = try Self.deadProcessID()
+        // getppid(): the process that started the tests, alive while they run.
+        for name in ["\(dead)-456.tmp", "\(getppid())-789.tmp", "not-a-pid.tmp"] {
+            try #require(FileManager.default.createFile(atPath: data + "/tmp/" + name, contents: Data("half".utf8)))
+        }
         _ = try PropertyListHistory(directory: data)
-        #expect(scratch.names(in: "data/tmp") == [])
+        #expect(scratch.names(in: "data/tmp") == ["\(getppid())-789.tmp"])
     }
 }

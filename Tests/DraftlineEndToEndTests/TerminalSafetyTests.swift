@@ -237,3 +237,33 @@ struct TerminalSafetyTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["plain ascii"])
     }
 }
+
+extension TerminalSafetyTests {
+    /// A terminal without cursor motion (`dumb`, or one the terminfo database does not
+    /// know) gets no escape sequence at all: no colour, no clearing when printing above the
+    /// line, no bracketed paste; messages from elsewhere and errors still arrive as lines.
+    @Test(arguments: ["dumb", "no-such-terminal-xyz"])
+    func aTerminalWithoutCapabilitiesGetsNoEscapeSequences(_ term: String) throws {
+        let terminal = try fixture.startTerminal(["--as", "bob"], environment: ["TERM": term])
+        try terminal.waitFor("draftline> ")
+        try terminal.send("/open alice\r")
+        try terminal.waitFor("alice> ")
+        try terminal.send("/frob\r")
+        try terminal.waitFor("unknown command '/frob'")
+        try terminal.waitForRawMode()
+        try terminal.send("\u{15}half typed")  // Ctrl-U: the failed command came back; clear it
+        try terminal.waitFor("half typed")
+        let sent = try fixture.runPiped(
+            "/open bob\nfrom elsewhere\n", arguments: ["--data-dir", fixture.dataDirectory, "--as", "alice"])
+        #expect(sent.status == 0, "\(sent.error)")
+        try terminal.waitFor("alice: from elsewhere")
+        try terminal.send("\r")
+        try terminal.waitFor("you: half typed")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(!terminal.text.contains("warning"), "\(terminal.text)")
+        let escapes = terminal.output.count { $0 == 0x1B }
+        #expect(
+            escapes == 0,
+            "\(escapes) escape bytes in \(String(decoding: terminal.output, as: UTF8.self).debugDescription)")
+    }
+}

@@ -172,6 +172,24 @@ struct TextConservationTests {
         #expect(try terminal.quit() != nil)
     }
 
+    /// Between reads (here during `/wait`) the terminal is in its own mode, where Ctrl-C is
+    /// a signal: it stops the wait and the terminal keeps what was typed ahead (NOFLSH), so
+    /// that text is in the next edit line.
+    @Test func textTypedAheadOfCtrlCDuringAWaitIsInTheNextLine() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("/wait 1 30\r")
+        try terminal.waitForCookedMode()
+        try terminal.send("typed during the wait\u{3}")
+        try terminal.waitFor("wait stopped: 0 of 1 message arrived")
+        try terminal.waitForRawMode()
+        try terminal.send("\r")
+        try terminal.waitFor("you: typed during the wait")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["typed during the wait"])
+    }
+
     @Test func aRecallSentOverADraftSaysSoAndUndoSaysWhatItReplaced() throws {
         let terminal = try start()
         try terminal.open("alice")

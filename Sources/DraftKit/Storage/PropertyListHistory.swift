@@ -71,10 +71,22 @@ public final class PropertyListHistory: BulkHistoryStore {
         }
     }
 
+    /// Whether a temporary file's writer is still running: its name starts with the
+    /// process ID of the process that made it (``Directory/temporaryName(_:)``), and not
+    /// every write holds the lock (the edit line's history does not), so a process starting
+    /// must not take a file from under another one's rename. Wraps `kill(pid, 0)`.
+    static func isBeingWritten(_ name: String) -> Bool {
+        guard let pid = name.split(separator: "-", maxSplits: 1).first.flatMap({ pid_t($0) }), pid > 0,
+            pid != getpid()
+        else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// Opens (creating when missing) the history in a data directory.
     ///
     /// Opens the directories (made with mode 0700), then, under the lock, removes
-    /// temporary files left by a process that was killed mid-write and brings an older
+    /// temporary files left by a process that was killed mid-write (not those of a process
+    /// still running) and brings an older
     /// layout up to date. Reads no history (a directory from before the chat list's index
     /// gets one built, once). `clock` dates the names of files moved aside; `isUser` tells
     /// a user's private chat from a comment thread in a version 1 directory.
@@ -97,7 +109,9 @@ public final class PropertyListHistory: BulkHistoryStore {
         var warnings: [StoreWarning] = []
         try Self.available { () throws(FileError) in
             try segments.lock.withLock { () throws(FileError) in
-                for name in try directories.temporary.names() { try directories.temporary.remove(name) }
+                for name in try directories.temporary.names() where !Self.isBeingWritten(name) {
+                    try directories.temporary.remove(name)
+                }
                 warnings = try LayoutUpgrade(directories: directories).run(isUser: isUser)
                 if !recent.exists {
                     // A directory from before the index: one scan of every chat, once. It
