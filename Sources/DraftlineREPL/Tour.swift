@@ -103,20 +103,32 @@ public enum Tour {
                 Step(narration: "What you type goes in there. Enter sends the whole line.", keys: "north \r"),
             ]),
         Chapter(
-            name: "keys", title: "Ctrl-C and the command key",
+            name: "keys", title: "Ctrl-C, Up, a paste and Ctrl-D: what the keys do with your text",
             steps: [
-                Step(narration: "Ctrl-C and the command key. Open dmitri's chat.", keys: "/open dmitri\r"),
+                Step(narration: "What the keys do with your text. Open dmitri's chat.", keys: "/open dmitri\r"),
                 Step(
-                    narration: "^X / asks for a command on a prompt of its own, keeping the line as the draft.",
-                    keys: "Half a thought\u{18}/"),
-                Step(narration: "Run /drafts there; then the draft is back.", keys: "drafts\r"),
-                Step(
-                    narration: "Ctrl-C abandons the line, as in a shell: it goes on the undo stack.",
-                    keys: " and more\u{3}"),
+                    narration: "Ctrl-C abandons the line, as in a shell: it goes on the undo stack, and a line "
+                        + "says so.",
+                    keys: "Half a thought\u{3}"),
                 Step(narration: "/undo brings it back.", keys: "/undo\r"),
                 Step(
-                    narration: "Ctrl-D on an empty line quits; with drafts in memory, the first press only warns.",
-                    keys: "\u{15}\u{4}"),
+                    narration: "Up recalls earlier lines over it: twice is /open dmitri. Enter runs it, and what "
+                        + "was in the line is kept as the draft, back in the line.",
+                    keys: "\u{1B}[A\u{1B}[A\r"),
+                Step(narration: "^X p: his profile, the line kept as his draft.", keys: "\u{18}p"),
+                Step(
+                    narration: "On a profile there is no draft to keep: Ctrl-C puts the line on the undo stack.",
+                    keys: "typed on a profile\u{3}"),
+                Step(narration: "^X b: back to his chat, the draft in the line.", keys: "\u{18}b"),
+                Step(
+                    narration: "A paste is inserted, never entered, even with a line break in it: Enter sends "
+                        + "one message holding both lines.",
+                    keys: "\u{5} and more:\u{1B}[200~ first line\nsecond line\u{1B}[201~\r"),
+                Step(narration: "Leave a draft, then go home.", keys: "For later\u{18}b"),
+                Step(
+                    narration: "Ctrl-D on an empty line quits; with a draft in memory, the first press only warns...",
+                    keys: "\u{4}"),
+                Step(narration: "...and the second quits, forgetting the draft.", keys: "\u{4}"),
             ]),
         Chapter(
             name: "live", title: "a chat with two sides",

@@ -50,11 +50,42 @@ extension LineEditor {
         case endOfInput
     }
 
+    /// After an ESC from the key source: the paste it starts (`ESC [ 200 ~` … `ESC [ 201 ~`,
+    /// as a terminal brackets one), its line ends made `\n`; `nil` when it starts none, with
+    /// the keys read past the ESC queued to come next.
+    private func sourcedPaste(from source: () -> Unicode.Scalar?) -> [wchar_t]? {
+        let start = Array("[200~".unicodeScalars)
+        var read: [Unicode.Scalar] = []
+        while read.count < start.count, let next = source() {
+            read.append(next)
+            guard next == start[read.count - 1] else { break }
+        }
+        guard read == start else {
+            queuedKeys += read.map { wchar_t(bitPattern: $0.value) }
+            return nil
+        }
+        let end = Array("\u{1B}[201~".unicodeScalars)
+        var pasted: [Unicode.Scalar] = []
+        while let next = source() {
+            pasted.append(next)
+            if pasted.count >= end.count && Array(pasted.suffix(end.count)) == end {
+                pasted.removeLast(end.count)
+                break
+            }
+        }
+        return pasted.map { $0 == "\r" ? 10 : wchar_t(bitPattern: $0.value) }
+    }
+
     /// The next key: queued, from the key source, or read from the terminal.
     private func nextKey() -> KeyResult {
         if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
         if let keySource {
             guard let scalar = keySource() else { return .endOfInput }
+            if scalar == "\u{1B}", let paste = sourcedPaste(from: keySource) {
+                pendingPaste = paste
+                queuedKeys = Array(Self.pasteKeys.dropFirst())
+                return .key(Self.pasteKeys[0])
+            }
             return .key(wchar_t(bitPattern: scalar.value))
         }
         setBracketedPaste(true)

@@ -71,7 +71,9 @@ struct TerminalREPL {
                 case .wait(let count, let seconds):
                     live?.wait(count: count, seconds: seconds, interruptible: true)
                 case .playTour(let chapter, let speed):
-                    TourPlayer(editor: editor, console: console, speed: speed, chapter: chapter).play()
+                    TourPlayer(
+                        editor: editor, console: console, speed: speed, chapter: chapter, userHistory: entered
+                    ).play()
                 case .quit:
                     break
                 }

@@ -15,6 +15,9 @@ struct TourPlayer {
     let speed: Double
     /// The chapter to play; `nil` for the first (the whole story).
     var chapter: String?
+    /// The user's edit-line history, given back to the editor when the tour ends: the
+    /// tour's own lines are recalled (Up) only during the tour.
+    var userHistory: [String] = []
 
     /// Plays the tour; returns whether it ran to the end (Ctrl-C stops it).
     @discardableResult
@@ -46,7 +49,11 @@ struct TourPlayer {
         }
         let pacer = Pacer(speed: speed, waiter: editor.waiter, redraw: { [editor] in editor.redraw() }, live: live)
         editor.keySource = { pacer.next() }
-        defer { editor.keySource = nil }
+        try? editor.setHistory([])
+        defer {
+            editor.keySource = nil
+            try? editor.setHistory(userHistory)
+        }
         console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
         for step in chapter.steps {
             console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
@@ -56,7 +63,9 @@ struct TourPlayer {
                 console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }
-            let shown = frontend.handle(event, recalledOver: recalledOver).lines
+            let response = frontend.handle(event, recalledOver: recalledOver)
+            for case .remember(let line) in response.effects { try? editor.addHistory(line) }
+            let shown = response.lines
             console.show(shown)
             live?.check()
             let mapShown = shown.contains { $0.text.hasPrefix("drafts in memory") || $0.text == "no drafts in memory" }
@@ -99,6 +108,7 @@ final class Pacer {
     private var index = 0
     private var firstDelay = 0.0
     private var skipping = false
+    private var pasting = false
     private(set) var stopped = false
 
     /// Where the pacer waits: the editor's waiter (keys, signals, the feed).
@@ -121,17 +131,27 @@ final class Pacer {
         keys = Array(step.keys.unicodeScalars)
         index = 0
         skipping = false
+        pasting = false
         firstDelay = step.readingPause / speed
     }
 
-    /// The next key, after the pause; `nil` (end of input) when the tour was stopped.
+    /// The next key, after the pause; `nil` (end of input) when the tour was stopped. A
+    /// bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) comes at once, as a terminal sends
+    /// one.
     func next() -> Unicode.Scalar? {
         guard !stopped, index < keys.count else { return nil }
-        wait(index == 0 ? firstDelay : keyDelay)
+        if !pasting && keys[index...].starts(with: Self.pasteStart) { pasting = true }
+        if !pasting || index == 0 { wait(index == 0 ? firstDelay : keyDelay) }
         guard !stopped else { return nil }
-        defer { index += 1 }
+        defer {
+            index += 1
+            if pasting && keys[..<index].reversed().starts(with: Self.pasteEnd.reversed()) { pasting = false }
+        }
         return keys[index]
     }
+
+    private static let pasteStart = Array("\u{1B}[200~".unicodeScalars)
+    private static let pasteEnd = Array("\u{1B}[201~".unicodeScalars)
 
     /// Waits (the terminal is in raw mode while libedit reads). A resize does not end the
     /// wait (the line is redrawn at the new width): only a key (skip) or Ctrl-C (stop)

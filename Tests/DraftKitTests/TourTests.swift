@@ -31,8 +31,11 @@ struct TourTests {
     }
 
     @Test func everyStepIsOneEditLine() {
+        #expect(Tour.chapter(named: "keys").map { $0.steps.map(\.duration).reduce(0, +) < 60 } == true)
         for step in Tour.chapters.flatMap(\.steps) {
-            let scalars = Array(step.keys.unicodeScalars)
+            // A bracketed paste may hold line ends: they are inserted, not entered.
+            let pastes = /\x{1B}\[200~.*?\x{1B}\[201~/.dotMatchesNewlines()
+            let scalars = Array(step.keys.replacing(pastes, with: "pasted").unicodeScalars)
             let ends =
                 ["\r", "\u{3}", "\u{4}"].contains(scalars.last)
                 || (scalars.count >= 2 && scalars[scalars.count - 2] == "\u{18}")
@@ -60,10 +63,6 @@ struct TourTests {
             "  tweet_123_bob  \"@bob thanks\"",
         ],
         "cursor": ["\"Meet at the station\" cursor 12", "you: Meet at the north station"],
-        "keys": [
-            "trace: saved privateMessage_dmitri (^X / (draftline-command))",
-            "trace: discarded privateMessage_dmitri (Ctrl-C abandons the line", "1 unsent draft would be forgotten",
-        ],
         "media": ["attached: 1) photo.png [image]", "you: [image photo.png]", "you: Look!"],
         "live": [
             "  bob: got it: “Are you free on Saturday?”", "● bob (Bob Okafor): I'm typing on the other side",
@@ -72,7 +71,9 @@ struct TourTests {
         ],
     ]
 
-    @Test(arguments: Tour.chapters.dropFirst().map(\.name))
+    /// (The `keys` chapter recalls lines with Up, which only the real editor does: it is
+    /// checked through the binary, in `TourEndToEndTests`.)
+    @Test(arguments: Tour.chapters.dropFirst().map(\.name).filter { $0 != "keys" })
     func everyChapterShowsItsRuleAndPlaysInUnderAMinute(_ name: String) throws {
         let chapter = try #require(Tour.chapter(named: name))
         let scratch = ScratchDirectory()
