@@ -58,8 +58,9 @@ public struct Options: Equatable, Sendable {
                draftline export FILE [--chat ID] [--data-dir DIR]
                draftline --help | --version
 
-        A terminal chat that keeps each conversation's unsent text (its draft) in memory:
-        leave a chat and come back, and your half-typed text is waiting in the edit line.
+        A terminal chat that keeps each conversation's unsent text (its draft) in
+        memory: leave a chat and come back, and your half-typed text is waiting in the
+        edit line. /back (or ^X b) goes back a screen, to home in the end.
 
         options:
           --data-dir DIR     keep history in DIR (default: $XDG_DATA_HOME/draftline,
@@ -71,7 +72,7 @@ public struct Options: Equatable, Sendable {
                              answer each message, to watch one arrive while typing
           --demo-delay S     they answer after S seconds (default 2)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
-          --trace            print a line for every draft event (save, restore, remove...)
+          --trace            print a line for every draft event (save, restore...)
           --strict           on a pipe, end with status 1 at the first error or failed
                              /expect (a script as a test)
           --trace-file PATH  append every draft and message event to PATH, one a line;
@@ -87,10 +88,11 @@ public struct Options: Equatable, Sendable {
           --help             show this help
           --version          show the version
 
-        import FILE appends the chats of a property list in the original design's layout
-        (chat IDs to arrays of message dictionaries, as UserDefaults keeps them) to the
-        history; a message whose messageID is there already is skipped. export FILE
-        writes the history (or one chat) in that layout, atomically, mode 0600.
+        import FILE appends the chats of a property list in the original design's
+        layout (chat IDs to arrays of message dictionaries, as UserDefaults keeps
+        them) to the history; a message whose messageID is there already is skipped.
+        export FILE writes the history (or one chat) in that layout, atomically,
+        mode 0600.
 
         With standard input not a terminal, draftline reads one line per command or
         message, writes no prompt, and exits 0 at end of input (1 if a message could not
@@ -100,6 +102,9 @@ public struct Options: Equatable, Sendable {
           SOURCE_DATE_EPOCH  pin the clock at these seconds since 1970: every time, age
                              and message ID follows it, so a script run twice gives the
                              same output and the same files
+          DRAFTLINE_WATCH    poll: look for others' messages four times a second
+                             instead of being woken by inotify (NFS)
+          NO_COLOR           when set, write no colour
         """
 
     /// Parses the arguments (without the program name).
