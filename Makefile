@@ -9,7 +9,7 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),) $(ARGS)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test lint format bench fuzz docs man install uninstall clean
+.PHONY: all setup build run test test-examples lint format bench fuzz docs man install uninstall clean
 
 FUZZ_TARGETS := command-parser sanitizer history-reader storage journal nested-plist index-tail journal-lines
 FUZZ_SECONDS ?= 60
@@ -44,6 +44,12 @@ test: setup lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip "$(LONG_TESTS)"
 	$(SWIFT) test --skip-build --filter "$(LONG_TESTS)"
+
+# Runs every ```sh example of the README and of the guides in Documentation/, as written
+# (`swift run draftline` standing for the built binary), each with a scratch HOME.
+test-examples: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter ReadmeExamplesTests
 
 # The benchmark: release build, figures and ratios printed (takes a few minutes).
 bench: setup
