@@ -14,14 +14,17 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // What the completion key does: the one type the core answers with and the line
+        // editor acts on (neither depends on the other).
+        .target(name: "Completion"),
         // The only Swift code that calls libedit; it owns the one path output takes.
-        .target(name: "LineEditor", dependencies: ["CEditLine"]),
+        .target(name: "LineEditor", dependencies: ["CEditLine", "Completion"]),
         // Signal handlers in C: they run where Swift code must not.
         .target(name: "CTerminalSignals"),
         // glibc's file-system calls that the Glibc module leaves out (syncfs).
         .systemLibrary(name: "CFileSystem"),
         // The core: drafts, messages, history, screens and commands. No terminal, no libedit.
-        .target(name: "DraftKit", dependencies: ["CFileSystem"]),
+        .target(name: "DraftKit", dependencies: ["CFileSystem", "Completion"]),
         // How the core is shown and typed: the presenter, the sanitizer, key names, piped
         // keys, the tour's keystrokes, command-line options. No libedit; tests drive it.
         .target(name: "DraftlineREPL", dependencies: ["DraftKit"]),
@@ -56,7 +59,7 @@ let package = Package(
         .executableTarget(name: "original-chat-log", path: "Tests/OriginalChatLog"),
         .testTarget(
             name: "DraftKitTests",
-            dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport"]),
+            dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "Completion"]),
         .testTarget(
             name: "DraftlineEndToEndTests",
             dependencies: [

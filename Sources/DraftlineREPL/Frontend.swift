@@ -1,3 +1,4 @@
+import Completion
 import DraftKit
 
 /// A session with its presenter: events in, lines out. What the executable drives on a

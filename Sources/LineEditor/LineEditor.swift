@@ -1,4 +1,5 @@
 import CEditLine
+import Completion
 import Glibc
 
 /// An interactive line editor over libedit, for one terminal.
@@ -240,19 +241,6 @@ public final class LineEditor {
         guard result == 0 else { throw LineEditorError(function: function, code: result) }
     }
 
-    /// The terminal's interrupt and suspend characters (`tcgetattr`: `VINTR`, `VSUSP`), in
-    /// libedit's notation; `^C` and `^Z` when standard input has none.
-    private static func terminalKeys() -> (interrupt: String, suspend: String) {
-        var settings = termios()
-        guard tcgetattr(0, &settings) == 0 else { return ("^C", "^Z") }
-        func notation(_ index: Int32, _ fallback: String) -> String {
-            let byte = withUnsafeBytes(of: &settings.c_cc) { $0[Int(index)] }
-            guard byte > 0 && byte < 0x20 else { return fallback }
-            return "^" + String(UnicodeScalar(byte + 0x40))
-        }
-        return (notation(VINTR, "^C"), notation(VSUSP, "^Z"))
-    }
-
     /// Reads one line from the terminal.
     ///
     /// Wraps `el_wgets`. When `prefill` is not empty, the edit line starts with it,
@@ -308,19 +296,6 @@ public final class LineEditor {
         if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
         return Input(
             ending: .entered, line: Line(text: text, cursor: text.unicodeScalars.count), recalledOver: recalled)
-    }
-
-    /// A resize that came while no line was read: libedit learns the size now (`el_resize`).
-    private func learnPendingResize() {
-        if !waiter.take(.resize).isEmpty { el_resize(editLine) }
-    }
-
-    /// Asks the terminal to bracket pastes, or to stop (`ESC [?2004h`, `ESC [?2004l`), when
-    /// it can take escape sequences at all and keys come from it.
-    func setBracketedPaste(_ on: Bool) {
-        guard hasCursorMotion, keySource == nil, on != keys.recognisesPaste else { return }
-        keys.recognisesPaste = on
-        Self.write(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l")
     }
 
     /// The edit buffer and the cursor position (in Unicode scalars) right now.

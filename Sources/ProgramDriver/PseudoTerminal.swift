@@ -223,21 +223,16 @@ public final class PseudoTerminal {
     }
 
     /// Waits until the terminal is in raw mode: the line editor is reading keys.
-    public func waitForRawMode(timeout: Double = 10) throws {
-        let deadline = Self.now() + timeout
-        while isCanonical {
-            guard try pump(until: min(deadline, Self.now() + 0.01)) || Self.now() < deadline else {
-                throw fail("the terminal did not enter raw mode")
-            }
-        }
-    }
+    public func waitForRawMode(timeout: Double = 10) throws { try waitUntil(canonical: false, timeout) }
 
     /// Waits until the terminal is in canonical mode: no line editor is reading keys.
-    public func waitForCookedMode(timeout: Double = 10) throws {
+    public func waitForCookedMode(timeout: Double = 10) throws { try waitUntil(canonical: true, timeout) }
+
+    private func waitUntil(canonical: Bool, _ timeout: Double) throws {
         let deadline = Self.now() + timeout
-        while !isCanonical {
+        while isCanonical != canonical {
             guard try pump(until: min(deadline, Self.now() + 0.01)) || Self.now() < deadline else {
-                throw fail("the terminal did not leave raw mode")
+                throw fail(canonical ? "the terminal did not leave raw mode" : "the terminal did not enter raw mode")
             }
         }
     }

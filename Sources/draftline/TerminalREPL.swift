@@ -51,8 +51,8 @@ struct TerminalREPL {
         }
         let identity = frontend.session.identity
         console.write(
-            "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps its unsent text as a draft "
-                + "while draftline runs. /help lists commands, /tour shows the flow.\n", to: .output)
+            "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps your unsent text as its draft.\n"
+                + "/help lists commands, /tour shows the flow, Ctrl-D quits.\n", to: .output)
         while !frontend.hasQuit {
             let (event, recalledOver) = Self.readEvent(for: frontend, with: editor, console: console)
             let response = frontend.handle(event, recalledOver: recalledOver)
@@ -142,14 +142,7 @@ struct TerminalREPL {
                 frontend.lines(for: frontend.session.draftMap(line: TextDraft(text: line.text, cursor: line.cursor))))
         }
         try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
-        editor.completer = { [weak frontend] before in
-            guard let frontend else { return .none }
-            switch frontend.complete(before) {
-            case .insert(let text): return .insert(text)
-            case .list(let candidates): return .list(candidates)
-            case .none: return .none
-            }
-        }
+        editor.completer = { [weak frontend] before in frontend?.complete(before) ?? .none }
         let configuration = editor.sourceConfiguration()
         if !configuration.failedBindings.isEmpty {
             console.write(

@@ -1,3 +1,4 @@
+import Completion
 import DraftKit
 import DraftlineREPL
 import DraftlineTestSupport

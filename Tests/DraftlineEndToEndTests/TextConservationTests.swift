@@ -45,7 +45,7 @@ struct TextConservationTests {
         try terminal.waitForPrompt("carol> ")
         let seen = try observe(terminal, prompt: "carol> ")
         #expect(seen.contains("edit line: \"carol draft EXTRA\""), "\(seen)")
-        #expect(try terminal.quit() != nil)
+        #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "carol").isEmpty)
     }
 
@@ -169,7 +169,7 @@ struct TextConservationTests {
         try terminal.send("/undo\r")
         try terminal.waitFor("draft for privateMessage_alice is back: \"throw away\"")
         try terminal.waitForPrompt("alice> ")
-        #expect(try terminal.quit() != nil)
+        #expect(try terminal.quit() == .exited(0))
     }
 
     /// Between reads (here during `/wait`) the terminal is in its own mode, where Ctrl-C is

@@ -1,3 +1,4 @@
+import Completion
 import Foundation
 
 /// The draftline REPL as plain data: it takes ``InputEvent``s and answers with

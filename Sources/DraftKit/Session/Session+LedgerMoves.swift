@@ -1,0 +1,96 @@
+/// The ledger's moves: the few ways text changes hands (kept as a draft, set aside on the
+/// undo stack, given back in the next line), and ``finish(_:)``, which places what no rule
+/// placed. Every rule in `Session+Ledger.swift` is made of these.
+extension Session {
+    /// Keeps `text` as the target's draft; the draft it replaces, unless it was in the line
+    /// this text came from, goes on the undo stack.
+    func keep(
+        _ text: TextDraft, as target: InputTarget, because cause: DraftEvent.Cause, _ read: inout LineRead
+    ) -> [Report] {
+        let key = target.draftKey
+        let (replaced, events) = rules.keep(text, for: target, because: cause)
+        var reports = events.map(Report.draft)
+        if let replaced, replaced != text {
+            if text.text.isEmpty {
+                // Emptied, then left: the old draft goes on the undo stack.
+                reports += setAside(replaced, from: .draft(key), cause, &read)
+            } else if !read.draftAccounted {
+                reports += setAside(replaced, from: .draft(key), .replacedBySend, &read)
+            }
+        }
+        return reports
+    }
+
+    /// Puts text on the undo stack, noting it for the one notice line of this event.
+    func setAside(
+        _ text: TextDraft, from origin: DraftRules.Lost.Origin, _ cause: DraftEvent.Cause, _ read: inout LineRead
+    ) -> [Report] {
+        guard !text.text.isEmpty else { return [] }
+        if read.line == text { read.settleLine(.undoStack) }
+        read.setAsideCauses.append(cause)
+        return rules.setAside(DraftStore.Removed(text: text, attachments: []), from: origin, because: cause)
+            .map(Report.draft)
+    }
+
+    /// The text a recall replaced: on the undo stack unless `holder` still holds it.
+    func setAsideRecalled(
+        unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, _ read: inout LineRead
+    ) {
+        guard !read.recalledOver.isEmpty, read.recalledPlace == nil else { return }
+        for piece in read.recalledOver where holder.isEmpty || !read.recalledHeld(piece, by: holder) {
+            read.traced += setAside(piece, from: origin, .replacedByRecall, &read)
+        }
+        read.settleRecalled(read.recalledHeld(by: holder) && !holder.isEmpty ? .heldByLine : .undoStack)
+    }
+
+    /// The line comes back in the next edit line, as it was; where there is no edit line
+    /// (a pipe), it goes on the undo stack instead, so the next line is one of its own.
+    func giveBack(_ text: TextDraft, _ read: inout LineRead, cause: DraftEvent.Cause = .nowhereToKeep) {
+        if capabilities.editLine {
+            read.nextLine = text
+            if text == read.line { read.settleLine(.givenBack) }
+        } else {
+            read.traced += setAside(text, from: read.target.map { .draft($0.draftKey) } ?? .line, cause, &read)
+        }
+    }
+
+    /// A command (or a prompt's answer) that failed comes back in the edit line as it was
+    /// entered, so the mistake can be fixed. On a pipe there is no line to come back to:
+    /// the error line names what failed, and the script holds the line.
+    func giveBackCommand(_ read: inout LineRead) {
+        if capabilities.editLine {
+            giveBack(read.line, &read)
+        } else {
+            read.settleLine(.used)
+        }
+    }
+
+    /// After an event: what no rule placed goes on the undo stack; one line says what went
+    /// there without the user asking; the next edit line is set.
+    func finish(_ read: LineRead) -> [Report] {
+        var read = read
+        guard !hasQuit else { return [] }
+        var reports: [Report] = read.traced
+        let origin: DraftRules.Lost.Origin = read.target.map { .draft($0.draftKey) } ?? .line
+        if read.linePlace == nil {
+            ledgerCatches += 1
+            reports += setAside(read.line, from: origin, .nowhereToKeep, &read)
+            read.settleLine(.undoStack)
+        }
+        if read.recalledPlace == nil {
+            ledgerCatches += 1
+            for piece in read.recalledOver { reports += setAside(piece, from: origin, .replacedByRecall, &read) }
+        }
+        let unasked = read.setAsideCauses.filter { $0 != .discardCommand && $0 != .sendFailedAside }
+        if let cause = unasked.first { reports.append(.setAside(because: cause, count: unasked.count)) }
+        if let next = pendingLine ?? read.nextLine {
+            line = next
+        } else if navigator.question == nil, let target = screen.target {
+            line = drafts.text(for: target.draftKey) ?? TextDraft(text: "")
+        } else {
+            line = TextDraft(text: "")
+        }
+        pendingLine = nil
+        return reports
+    }
+}
