@@ -55,10 +55,14 @@ public struct Message: Codable, Equatable, Sendable {
         self.sender = sender
     }
 
-    /// Who sent the message: ``sender``, or `me` for a message without one. Before two
-    /// people could share a data directory, every message was written by its one user,
-    /// the default identity `me`.
-    public var author: String { sender.isEmpty ? GlobalKey.me.rawValue : sender }
+    /// Who sent the message: ``sender``; for a message without one, its ``mineHead`` (the
+    /// sender's avatar) when that is a global_key, else `me`. Before two people could share
+    /// a data directory, every message was written by its one user, the default identity
+    /// `me`, with `mineHead` `me`; a file from elsewhere names its sender in `mineHead`.
+    public var author: String {
+        guard sender.isEmpty else { return sender }
+        return GlobalKey.isValid(mineHead) ? mineHead : GlobalKey.me.rawValue
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case chatID, messageID, content, target, mineHead, otherHead, type, filePath, address, latitude, longitude

@@ -80,7 +80,7 @@ enum Draftline {
         do throws(Failure) {
             if let transfer = options.transfer {
                 return TransferCommand.run(transfer, dataDirectory: path) { () throws(StoreError) in
-                    try DataDirectory(path: path, clock: clock).history
+                    try DataDirectory(path: path, clock: clock)
                 }
             }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }

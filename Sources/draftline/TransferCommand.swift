@@ -8,10 +8,20 @@ import DraftlineREPL
 /// nothing, not even by making one.
 enum TransferCommand {
     static func run(
-        _ transfer: Options.Transfer, dataDirectory: String, openHistory: () throws(StoreError) -> PropertyListHistory
+        _ transfer: Options.Transfer, dataDirectory: String, openData: () throws(StoreError) -> DataDirectory
     ) -> Int32 {
+        /// The history, with the contacts deciding what a file that records no kinds meant.
         func open() throws(TransferError) -> HistoryTransfer {
-            do throws(StoreError) { return HistoryTransfer(history: try openHistory()) } catch { throw .store(error) }
+            do throws(StoreError) {
+                let data = try openData()
+                var contacts: ContactBook?
+                return HistoryTransfer(history: data.history) { name in
+                    if contacts == nil { contacts = data.loadContacts() }
+                    return (try? GlobalKey(validating: name)).flatMap { contacts?[$0] } != nil
+                }
+            } catch {
+                throw .store(error)
+            }
         }
         do throws(TransferError) {
             switch transfer {

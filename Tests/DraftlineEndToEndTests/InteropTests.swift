@@ -34,7 +34,9 @@ struct InteropTests {
     }
 
     /// The messages the original saves: three chats, text in several scripts, an image, a
-    /// location, comments on a tweet.
+    /// location, comments on a tweet. Three of alice's have no `messageID` (positions 1, 4
+    /// and 7, between messages that have one), so an import that numbered ID-less messages
+    /// among the new ones only would number them differently the second time.
     nonisolated(unsafe) static let saved: [[String: Any]] = {
         var list: [[String: Any]] = []
         func message(_ chat: String, _ number: Int, _ content: String, type: String = "text") -> [String: Any] {
@@ -44,7 +46,11 @@ struct InteropTests {
                 "longitude": 0.0,
             ]
         }
-        for index in 0..<12 { list.append(message("alice", index, "hi alice \(index) 你好 😀\ttab")) }
+        for index in 0..<12 {
+            var item = message("alice", index, "hi alice \(index) 你好 😀\ttab")
+            if Self.withoutID.contains(index) { item["messageID"] = nil }
+            list.append(item)
+        }
         var image = message("bob", 20, "", type: "image")
         image["filePath"] = "/photos/lake.png"
         list.append(image)
@@ -56,6 +62,9 @@ struct InteropTests {
         for index in 0..<6 { list.append(message("tweet_5", 30 + index, "comment \(index)")) }
         return list
     }()
+
+    /// alice's messages saved without a `messageID`.
+    static let withoutID: Set<Int> = [1, 4, 7]
 
     @Test func aFileSavedByTheOriginalComesInAndGoesBackOutWithEveryFieldEqual() throws {
         let config = fixture.root + "/config"
@@ -70,7 +79,10 @@ struct InteropTests {
         #expect(first.output == "imported 20 messages into 3 chats from \(file)\n")
         let again = try draftline(["import", file])
         #expect(again.output == "imported 0 messages into 0 chats from \(file) (20 already there)\n")
-        #expect(try fixture.messages(in: "alice").map(\.content) == (0..<12).map { "hi alice \($0) 你好 😀\ttab" })
+        let alice = try fixture.messages(in: "alice")
+        #expect(alice.map(\.content) == (0..<12).map { "hi alice \($0) 你好 😀\ttab" })
+        #expect(Set(alice.map(\.messageID)).count == 12)
+        #expect(alice.indices.filter { alice[$0].messageID.hasPrefix("imported-\($0)-") } == Self.withoutID.sorted())
         #expect(try fixture.messages(in: "tweet_5", thread: true).count == 6)
         // draftline shows them: the original's messages were all the user's own.
         let shown = try fixture.runPiped("/open bob\n")
@@ -85,17 +97,21 @@ struct InteropTests {
         #expect(stat(exported, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.root + "/out") == ["export.plist"])
 
-        // The original reads the export as its own domain.
+        // The original reads the export as its own domain: each dictionary as the domain
+        // holds it (not through its model, which always has the eleven keys) is the one it
+        // saved, every key and value, plus draftline's `sender` and `sentAt` (and the ID
+        // the import gave a message that had none).
         let back = fixture.root + "/back"
         try FileManager.default.createDirectory(atPath: back, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: exported, toPath: back + "/returned.plist")
         for chat in ["alice", "bob", "tweet_5"] {
-            let read = try original(["get", "returned", chat], config: back)
+            let read = try original(["raw", "returned", chat], config: back)
             let messages = try #require(JSONSerialization.jsonObject(with: read) as? [[String: Any]])
             let expected = Self.saved.filter { $0["chatID"] as? String == chat }
             #expect(messages.count == expected.count)
             for (got, want) in zip(messages, expected) {
-                #expect(Set(got.keys) == Set(want.keys))
+                let added = want["messageID"] == nil ? ["messageID", "sender", "sentAt"] : ["sender", "sentAt"]
+                #expect(Set(got.keys) == Set(want.keys).union(added), "\(chat): \(got.keys.sorted())")
                 for key in want.keys {
                     if let number = want[key] as? Double {
                         #expect((got[key] as? NSNumber)?.doubleValue == number, "\(chat) \(key)")
@@ -103,6 +119,8 @@ struct InteropTests {
                         #expect(got[key] as? String == want[key] as? String, "\(chat) \(key)")
                     }
                 }
+                #expect(got["sender"] as? String == "me")
+                #expect((got["sentAt"] as? [String: Double])?["date"] == 0)
             }
         }
         // And so does Python's plistlib.
@@ -110,10 +128,13 @@ struct InteropTests {
             "/usr/bin/env",
             arguments: [
                 "python3", "-c",
-                "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(sorted(d), sum(map(len, d.values())))",
+                "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); k=d.pop('draftline.kinds'); "
+                    + "print(sorted(d), sum(map(len, d.values())), sorted(k.items()))",
                 exported,
             ], environment: fixture.environment(), timeout: 60)
-        #expect(String(decoding: python.output, as: UTF8.self) == "['alice', 'bob', 'tweet_5'] 20\n")
+        #expect(
+            String(decoding: python.output, as: UTF8.self)
+                == "['alice', 'bob', 'tweet_5'] 20 [('alice', 'chat'), ('bob', 'chat'), ('tweet_5', 'thread')]\n")
     }
 
     @Test func aPreferencesFilesOtherKeysAreSkippedAndMissingFieldsTakeTheOriginalsDefaults() throws {

@@ -5,6 +5,9 @@
 //
 // usage: original-chat-log save SUITE      (JSON array of messages on standard input)
 //        original-chat-log get SUITE CHATID (JSON array of messages on standard output)
+//        original-chat-log raw SUITE CHATID (the chat's array as the domain holds it, every
+//                                            key of each dictionary, before toChatModel;
+//                                            dates as seconds since 1970)
 //
 // UserDefaults keeps SUITE in $XDG_CONFIG_HOME/SUITE.plist; Foundation reads that
 // variable once, at start, so a caller sets it for the whole process. JSON messages use
@@ -74,6 +77,15 @@ case ("save", 3):
 case ("get", 4):
     let messages = log.getAllMsg(chatID: arguments[3]).map(\.dictionary)
     FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: messages, options: [.sortedKeys]))
+case ("raw", 4):
+    // What the domain holds under the chat ID, untouched by the model's conversion.
+    let raw = (defaults.array(forKey: arguments[3]) ?? []).map { item -> Any in
+        guard let dictionary = item as? [String: Any] else { return "not a dictionary: \(item)" }
+        return dictionary.mapValues { value -> Any in
+            (value as? Date).map { ["date": $0.timeIntervalSince1970] } ?? value
+        }
+    }
+    FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: raw, options: [.sortedKeys]))
 default:
     FileHandle.standardError.write(Data("usage: original-chat-log save SUITE | get SUITE CHATID\n".utf8))
     exit(64)

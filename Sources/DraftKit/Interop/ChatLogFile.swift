@@ -10,11 +10,23 @@ import Glibc
 /// dictionary's missing or mistyped fields take the original's defaults (``Message``'s
 /// decoding). Both ways go through Foundation's `PropertyListDecoder` and
 /// `PropertyListEncoder`, several times faster here than `PropertyListSerialization`.
+///
+/// draftline's export adds one key of its own, ``kindsKey``: a dictionary from each chat ID
+/// to `chat` or `thread`, so a private chat with a user called `tweet_1` comes back as that
+/// chat, not as a comment thread. The original reads a chat by its ID and never asks for
+/// this key; its `save()` leaves it where it is.
 public struct ChatLogFile {
     /// The chats, in key order: each chat ID with its messages, in file order.
     public var chats: [(chatID: String, messages: [Message])]
-    /// Keys whose value is not an array of message dictionaries.
+    /// Keys whose value is not an array of message dictionaries (``kindsKey`` not counted).
     public var skippedKeys: Int
+    /// What ``kindsKey`` says each chat is; empty in a file draftline did not write.
+    public var kinds: [String: ChatID.Kind] = [:]
+
+    /// The key under which an export records each chat's kind.
+    public static let kindsKey = "draftline.kinds"
+    /// How ``kindsKey`` names each kind.
+    static let kindNames: [ChatID.Kind: String] = [.privateChat: "chat", .thread: "thread"]
 
     /// The most a file may weigh: 1 GiB.
     public static let sizeLimit = 1 << 30
@@ -22,9 +34,25 @@ public struct ChatLogFile {
     /// A value of the file: an array of messages, or anything else (skipped).
     private struct Value: Decodable {
         var messages: [Message]?
+        var names: [String: String]?
 
         init(from decoder: any Decoder) throws {
             messages = try? decoder.singleValueContainer().decode([Message].self)
+            if messages == nil { names = try? decoder.singleValueContainer().decode([String: String].self) }
+        }
+    }
+
+    /// What the file's ``kindsKey`` holds, as written or as encoded.
+    private enum Entry: Encodable {
+        case messages([Message])
+        case kinds([String: String])
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .messages(let messages): try container.encode(messages)
+            case .kinds(let kinds): try container.encode(kinds)
+            }
         }
     }
 
@@ -61,7 +89,10 @@ public struct ChatLogFile {
         }
         var chats: [(String, [Message])] = []
         var skipped = 0
-        for key in root.keys.sorted() {
+        for (chat, name) in root[Self.kindsKey]?.names ?? [:] {
+            if let kind = Self.kindNames.first(where: { $0.value == name })?.key { kinds[chat] = kind }
+        }
+        for key in root.keys.sorted() where key != Self.kindsKey || root[key]?.messages != nil {
             guard let messages = root[key]?.messages, !messages.isEmpty else {
                 skipped += 1
                 continue
@@ -75,12 +106,21 @@ public struct ChatLogFile {
 
     /// The file's bytes for these chats (a binary property list, by `PropertyListEncoder`):
     /// what `save()` would have left in the domain, with draftline's `sentAt` and `sender`
-    /// beside the eleven keys.
-    public static func data(_ chats: [(chatID: String, messages: [Message])]) throws(TransferError) -> Data {
+    /// beside the eleven keys, and each chat's kind under ``kindsKey``.
+    public static func data(
+        _ chats: [(chatID: String, kind: ChatID.Kind, messages: [Message])]
+    ) throws(TransferError) -> Data {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
+        var root: [String: Entry] = [:]
+        var kinds: [String: String] = [:]
+        for chat in chats where root[chat.chatID] == nil {
+            root[chat.chatID] = .messages(chat.messages)
+            kinds[chat.chatID] = kindNames[chat.kind]
+        }
+        root[kindsKey] = .kinds(kinds)
         do {
-            return try encoder.encode(Dictionary(chats, uniquingKeysWith: { first, _ in first }))
+            return try encoder.encode(root)
         } catch {
             throw .cannotEncode("\(error)")
         }

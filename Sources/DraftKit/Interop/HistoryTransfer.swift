@@ -6,8 +6,14 @@ import Foundation
 public struct HistoryTransfer {
     /// The history read from and written to.
     public let history: any BulkHistoryStore
+    /// Whether a name is a user's (in the contacts): for a file that does not say what its
+    /// chats are, `tweet_1` is then a private chat, not a thread.
+    let isUser: (String) -> Bool
 
-    public init(history: any BulkHistoryStore) { self.history = history }
+    public init(history: any BulkHistoryStore, isUser: @escaping (String) -> Bool = { _ in false }) {
+        self.history = history
+        self.isUser = isUser
+    }
 
     /// What an import did.
     public struct ImportSummary: Equatable, Sendable {
@@ -28,9 +34,12 @@ public struct HistoryTransfer {
     /// Appends the messages of a file in the original layout, in its order, to the chats
     /// its keys name. A message whose `messageID` is already in its chat is skipped, so
     /// importing a file twice adds nothing; a message without an ID gets one derived from
-    /// its chat, its position and its fields, the same on every import. Keys that look
-    /// like comment threads (`tweet_123`) become threads; other keys, private chats.
-    /// Nothing changes when the file cannot be used.
+    /// its chat, its position in the file and its fields, the same on every import. Each
+    /// chat is the kind the file records (``ChatLogFile/kinds``); in a file that records
+    /// none, a key that looks like a comment thread (`tweet_123`) is a thread unless it is
+    /// a user's (``isUser``), as the layout upgrade decides; other keys are private chats.
+    /// A message without a `sender` gets its ``Message/author``, so exporting it again
+    /// writes who sent it. Nothing changes when the file cannot be used.
     public func importFile(_ path: String) throws(TransferError) -> ImportSummary {
         try importChats(ChatLogFile(contentsOf: path))
     }
@@ -40,7 +49,9 @@ public struct HistoryTransfer {
         var summary = ImportSummary(skippedKeys: file.skippedKeys)
         var plan: [(ChatID, [Message])] = []
         for (key, messages) in file.chats {
-            guard let chat = ChatID(key, kind: ChatID.looksLikeThread(key) ? .thread : .privateChat) else {
+            let kind =
+                file.kinds[key] ?? (ChatID.looksLikeThread(key) && !isUser(key) ? .thread : .privateChat)
+            guard let chat = ChatID(key, kind: kind) else {
                 summary.skippedChats.append(key)
                 continue
             }
@@ -56,6 +67,7 @@ public struct HistoryTransfer {
             for (position, original) in messages.enumerated() {
                 var message = original
                 if message.messageID.isEmpty { message.messageID = Self.derivedID(message, chat: key, at: position) }
+                if message.sender.isEmpty { message.sender = message.author }
                 guard known.insert(message.messageID).inserted else {
                     summary.alreadyThere += 1
                     continue
@@ -110,7 +122,7 @@ public struct HistoryTransfer {
             else { throw .noSuchChat(name) }
             chats = [chosen]
         }
-        var out: [(chatID: String, messages: [Message])] = []
+        var out: [(chatID: String, kind: ChatID.Kind, messages: [Message])] = []
         var names: Set<String> = []
         var summary = ExportSummary()
         for chat in chats {
@@ -122,7 +134,7 @@ public struct HistoryTransfer {
             }
             do throws(StoreError) {
                 let messages = try history.allMessages(in: chat)
-                out.append((chat.rawValue, messages.value))
+                out.append((chat.rawValue, chat.kind, messages.value))
                 summary.messages += messages.value.count
                 summary.warnings += messages.warnings
             } catch {
