@@ -5,8 +5,12 @@ import Foundation
 public enum TraceFormat: String, Sendable {
     /// One JSON object a line: time, event, key, text, cursor, media count, screen.
     case json
-    /// The original input view's own log lines (`inputKey_save:<key>`,
-    /// `inputStr_get:<text>`, `inputKey_delegate:<key>`), to put beside an app's console.
+    /// The original input view's own log lines, line for line (SPEC §2), to put beside an
+    /// app's console: entering a target logs `inputStr_get:<text>` (`inputStr_get:(null)`
+    /// without a draft), leaving logs `inputKey_save:<key>` (empty text too), a send logs
+    /// `inputKey_delegate:<key>` first (a draft there or not). Control characters in a
+    /// draft are written in caret notation (`^[`, `^J`), so the file never holds a raw
+    /// escape sequence and each entry is one line.
     case debuglog
 
     /// The trace lines for these reports (draft events, sent, arrived and failed messages), at
@@ -41,15 +45,33 @@ public enum TraceFormat: String, Sendable {
                     "time": Self.stamp(time), "event": "failed", "reason": reason.description, "screen": screen,
                 ])
             case (.debuglog, .draft(let event)):
-                switch event.kind {
-                case .saved: return event.key.map { "inputKey_save:\($0.rawValue)" }
-                case .restored: return "inputStr_get:\(event.draft.text?.text ?? "")"
-                case .removed where event.cause == .sending: return event.key.map { "inputKey_delegate:\($0.rawValue)" }
-                default: return nil
-                }
+                return Self.originalLine(for: event).map { TerminalText.visible($0, keepNewlines: false) }
             default:
                 return nil
             }
+        }
+    }
+
+    /// What the original input view logs for this event, unescaped; `nil` for an event
+    /// the original has no call for (the undo stack, `/attach`, a failed send).
+    ///
+    /// Only the moves the original makes count: the lookup on entering (`inputStr`), the
+    /// save on leaving (`saveInputStr`, which ``DraftRules/keep(_:for:because:)`` reports as
+    /// saved, removed or unchanged) and the removal that starts a send (`deleteInputData`,
+    /// ``DraftRules/take(_:because:)``'s event, also for a blank line).
+    public static func originalLine(for event: DraftEvent) -> String? {
+        guard let key = event.key?.rawValue else { return nil }
+        switch (event.cause, event.kind) {
+        case (.entering, .restored), (.entering, .unchanged):
+            return "inputStr_get:" + (event.draft.text?.text ?? "(null)")
+        case (.left, .saved), (.left, .removed), (.left, .unchanged), (.leftEmpty, .saved), (.leftEmpty, .removed),
+            (.leftEmpty, .unchanged):
+            return "inputKey_save:" + key
+        case (.sending, .removed), (.sending, .unchanged), (.blankLine, .cleared), (.blankLine, .removed),
+            (.blankLine, .unchanged):
+            return "inputKey_delegate:" + key
+        default:
+            return nil
         }
     }
 

@@ -84,15 +84,19 @@ enum Draftline {
                 }
             }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
+            // A pinned clock: IDs numbered by a run claimed from the data directory.
+            let idSuffix: Outbox.IDSuffix =
+                pinned == nil
+                ? .random : .numbered(MessageNumbering { [history = data.history] in try? history.claimRun() })
             let peers =
                 options.demo
                 ? DemoPeers(
                     people: Set(ContactBook.demo.map(\.key)), delay: options.demoDelay, history: data.history,
-                    clock: clock) : nil
+                    clock: clock, idSuffix: idSuffix) : nil
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
-                idSuffix: pinned == nil ? .random : .sequential, identity: options.identity,
+                idSuffix: idSuffix, identity: options.identity,
                 capabilities: terminal ? Capabilities(editLine: true, tourChapters: Tour.chapters.map(\.name)) : .pipe,
                 peers: peers)
             frontend = Frontend(session)

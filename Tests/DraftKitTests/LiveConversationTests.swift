@@ -138,7 +138,9 @@ struct LiveConversationTests {
         let peers = DemoPeers(
             people: [Self.bobKey], delay: 2, history: history, clock: { Date(timeIntervalSince1970: 0) },
             now: { now })
-        let me = Frontend(Session(contacts: ContactBook(), history: history, idSuffix: .sequential, peers: peers))
+        let me = Frontend(
+            Session(
+                contacts: ContactBook(), history: history, idSuffix: .numbered(MessageNumbering(run: 1)), peers: peers))
         let feed = history.follow(notifications: false)
         me.handle(.line("/open bob"))
         me.handle(.line("first message, long enough to be cut short"))

@@ -194,7 +194,7 @@ struct ExpectationTests {
         #expect(String(decoding: result.output, as: UTF8.self).contains("age 0s"))
         let stored = try fixture.messages(in: "alice")
         #expect(stored.map(\.sentAt) == Array(repeating: Date(timeIntervalSince1970: 1_700_000_000), count: 2))
-        #expect(stored.map(\.messageID) == ["1700000000000-1", "1700000000000-2"])
+        #expect(stored.map(\.messageID) == ["1700000000000-me-1.1", "1700000000000-me-1.2"])
     }
 }
 

@@ -23,15 +23,18 @@ public final class DemoPeers {
     private let history: any HistoryStore
     private let clock: @Sendable () -> Date
     private let now: () -> Double
+    private let idSuffix: Outbox.IDSuffix
     private var outboxes: [GlobalKey: Outbox] = [:]
     private var answered: [GlobalKey: Int] = [:]
     private var pending: [(due: Double, peer: GlobalKey, to: GlobalKey, quote: String)] = []
 
-    /// `now` is seconds on a monotonic clock; `clock` dates the replies.
+    /// `now` is seconds on a monotonic clock; `clock` dates the replies; `idSuffix` ends
+    /// their IDs (give the user's numbering when the clock is pinned).
     public init(
         people: Set<GlobalKey>, delay: Double, history: any HistoryStore, clock: @escaping @Sendable () -> Date,
-        now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
+        idSuffix: Outbox.IDSuffix = .random, now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
     ) {
+        self.idSuffix = idSuffix
         self.people = people
         self.delay = max(0, delay)
         self.history = history
@@ -68,7 +71,7 @@ public final class DemoPeers {
             let text = line.replacingOccurrences(of: "{quote}", with: next.quote)
             let outbox =
                 outboxes[next.peer]
-                ?? Outbox(history: history, identity: next.peer, clock: clock, idSuffix: .labelled(next.peer.rawValue))
+                ?? Outbox(history: history, identity: next.peer, clock: clock, idSuffix: idSuffix)
             outboxes[next.peer] = outbox
             let result = outbox.send(text, attachments: [], to: .privateChat(next.to))
             if let failure = result.failure { errors.append((next.peer, failure.error)) }

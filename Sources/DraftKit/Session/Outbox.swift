@@ -5,15 +5,13 @@ import Glibc
 /// as a message of its own, then the text.
 public final class Outbox {
     /// How a message ID ends, after the clock's milliseconds.
-    public enum IDSuffix: Sendable {
+    public enum IDSuffix {
         /// Random bits: two processes sending in the same millisecond stay apart.
         case random
-        /// A count from 1 in this process: with a pinned clock, a run gives the same IDs
-        /// every time.
-        case sequential
-        /// A label, then a count from 1 in this outbox: a demo peer's, apart from the
-        /// user's even with a pinned clock.
-        case labelled(String)
+        /// The sender's global_key, then a run and a count (``MessageNumbering``): with a
+        /// pinned clock, unique across processes and identities, and the same for the same
+        /// script on the same directory.
+        case numbered(MessageNumbering)
     }
 
     /// Where messages go.
@@ -22,7 +20,6 @@ public final class Outbox {
     public let identity: GlobalKey
     private let clock: @Sendable () -> Date
     private let suffix: IDSuffix
-    private var sent = 0
     /// The IDs of messages stored by this outbox that the feed has not yet brought back.
     private var unechoed: Set<String> = []
 
@@ -104,14 +101,39 @@ public final class Outbox {
     }
 
     /// A unique, time-ordered message ID: milliseconds since 1970 by the clock, then the
-    /// suffix.
+    /// suffix (`1700000000000-alice-1.3` when numbered; random bits when the run could not
+    /// be claimed, so the send goes on and its own error, if any, is the one shown).
     private func messageID(at time: Date) -> String {
         let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
-        sent += 1
-        switch suffix {
-        case .random: return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        case .sequential: return "\(milliseconds)-\(String(sent, radix: 16))"
-        case .labelled(let label): return "\(milliseconds)-\(label)-\(String(sent, radix: 16))"
+        if case .numbered(let numbering) = suffix, let number = numbering.next() {
+            return "\(milliseconds)-\(identity.rawValue)-\(number)"
         }
+        return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+}
+
+/// Numbers message IDs when the clock is pinned: `<run>.<n>`, where the run is claimed
+/// once, at the first ID, from the data directory (``PropertyListHistory/claimRun()``:
+/// no two processes get the same one) and `n` counts the IDs this process made, across
+/// every outbox given this numbering (the user's and the demo peers'). With the sender's
+/// key before it, an ID is unique across processes and identities; a script run on a fresh
+/// directory makes the same IDs every time.
+public final class MessageNumbering {
+    private let claim: () -> Int?
+    private var run: Int??
+    private var count = 0
+
+    /// `claim` gives the run number, or `nil` when it cannot (the IDs are then random).
+    public init(claim: @escaping () -> Int?) { self.claim = claim }
+
+    /// Numbering in a run already known (a store in memory, a test).
+    public convenience init(run: Int) { self.init(claim: { run }) }
+
+    /// The next `<run>.<n>`, or `nil` when no run could be claimed.
+    func next() -> String? {
+        if run == nil { run = .some(claim()) }
+        guard case .some(.some(let run)) = run else { return nil }
+        count += 1
+        return "\(run).\(count)"
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Run numbers: what keeps message IDs apart when the clock is pinned.
+///
+/// With `SOURCE_DATE_EPOCH` set every process reads the same time, so the milliseconds of
+/// an ID tell nobody apart. Each process that sends claims a run number once, under the
+/// data directory's lock, from `<data>/runs` (the last number claimed, as decimal text):
+/// it reads the number, adds one and writes it back atomically. Two processes never get
+/// the same number; a script run on a fresh directory gets 1, so its IDs are the same on
+/// every run; run again on the same directory, it gets 2, and its IDs differ from the
+/// first run's (``Outbox/MessageNumbering``).
+extension PropertyListHistory {
+    /// The file that holds the last run number claimed.
+    static let runsFile = "runs"
+
+    /// Claims the next run number (1 on a directory that has none): read, add one and
+    /// written back under the lock. A file that does not hold a number counts as 0.
+    public func claimRun() throws(StoreError) -> Int {
+        var claimed = 0
+        try Self.available { () throws(FileError) in
+            try segments.lock.withLock { () throws(FileError) in
+                let last = (try? directories.root.read(Self.runsFile, limit: 64)).flatMap {
+                    Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                claimed = max(0, last ?? 0) &+ 1
+                try directories.root.replace(
+                    Self.runsFile, with: Data("\(claimed)\n".utf8), temporary: directories.temporary)
+            }
+        }
+        return claimed
+    }
+}
