@@ -118,7 +118,8 @@ enum Draftline {
         let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
         if terminal {
             return TerminalREPL(
-                frontend: frontend, options: options, lineHistory: data.lineHistory, console: console, feed: feed
+                frontend: frontend, options: options, lineHistory: data.lineHistory(for: options.identity),
+                console: console, feed: feed
             ).run()
         }
         let live = Live(frontend: frontend, feed: feed, console: console, waiter: InputWaiter())

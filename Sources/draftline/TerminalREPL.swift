@@ -45,6 +45,7 @@ struct TerminalREPL {
                 "warning: the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; "
                     + "run with LANG=C.UTF-8\n", to: .error, style: .warning)
         }
+        // The edit line's history in memory: the file's lines at start and this session's.
         var entered = lineHistory.load()
         do { try editor.setHistory(entered) } catch {
             console.write("warning: the edit-line history was not loaded: \(error)\n", to: .error, style: .warning)
@@ -63,7 +64,7 @@ struct TerminalREPL {
                     guard line.utf8.count <= Session.maximumLineBytes else { continue }
                     try? editor.addHistory(line)
                     entered = Array((entered + [line]).suffix(lineHistory.limit))
-                    do throws(StoreError) { try lineHistory.save(entered) } catch {
+                    do throws(StoreError) { try lineHistory.append(line) } catch {
                         console.write(
                             "warning: the edit-line history was not saved: "
                                 + TerminalText.visible(error.description) + "\n", to: .error, style: .warning)

@@ -130,7 +130,7 @@ struct DurabilityTests {
             #expect(mode(directory) == 0o700, "\(directory)")
         }
         for file in [
-            data + "/chats/alice/00000000.plist", data + "/line-history.plist", data + "/lock", data + "/format",
+            data + "/chats/alice/00000000.plist", data + "/line-history.me.plist", data + "/lock", data + "/format",
         ] {
             #expect(mode(file) == 0o600, "\(file)")
         }

@@ -120,14 +120,14 @@ public final class Fixture {
         }
     }
 
-    /// The edit line's stored history, read by Python's `plistlib`.
-    public func lineHistory() throws -> [String] {
+    /// The edit line's stored history of one identity, read by Python's `plistlib`.
+    public func lineHistory(of identity: String = "me") throws -> [String] {
         let script = """
             import json, plistlib, sys
             with open(sys.argv[1], "rb") as f: json.dump(plistlib.load(f), sys.stdout)
             """
         let result = try Self.run(
-            "/usr/bin/env", arguments: ["python3", "-c", script, dataDirectory + "/line-history.plist"],
+            "/usr/bin/env", arguments: ["python3", "-c", script, dataDirectory + "/line-history.\(identity).plist"],
             environment: environment(), timeout: 60)
         guard result.status == 0 else { return [] }
         return try JSONSerialization.jsonObject(with: result.output) as? [String] ?? []

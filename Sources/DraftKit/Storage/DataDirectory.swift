@@ -5,7 +5,8 @@ import Foundation
 /// ```
 /// <data>/chats/, threads/, format, lock, tmp/   chat history (PropertyListHistory)
 /// <data>/contacts.plist                          extra contacts (ContactBook)
-/// <data>/line-history.plist                      the edit line's history (LineHistoryFile)
+/// <data>/line-history.<global_key>.plist         each identity's edit-line history (LineHistoryFile)
+/// <data>/runs                                    the last run number claimed (pinned clock)
 /// ```
 ///
 /// The directory and its sub-directories are opened once, as descriptors; every file is
@@ -15,8 +16,6 @@ public final class DataDirectory {
     public let path: String
     /// The chat history.
     public let history: PropertyListHistory
-    /// The edit line's own history (up arrow, `^R`).
-    public let lineHistory: LineHistoryFile
 
     /// Opens a data directory, creating it (mode 0700) when missing; reads no history.
     public init(
@@ -33,7 +32,11 @@ public final class DataDirectory {
                 if contacts == nil { contacts = ContactBook.load(directory: path) }
                 return (try? GlobalKey(validating: name)).flatMap { contacts?[$0] } != nil
             })
-        lineHistory = LineHistoryFile(directories: history.directories)
+    }
+
+    /// The edit line's own history (up arrow, `^R`) of one identity.
+    public func lineHistory(for identity: GlobalKey) -> LineHistoryFile {
+        LineHistoryFile(identity: identity, directories: history.directories, lock: history.segments.lock)
     }
 
     /// The demo contacts plus those in `contacts.plist`.

@@ -3,7 +3,7 @@
 /// them, so a directory swapped for a link while draftline runs is never followed.
 ///
 /// ```
-/// <data>/            root: format, lock, recent, contacts.plist, line-history.plist
+/// <data>/            root: format, lock, recent, contacts.plist, line-history.<key>.plist, runs
 ///   chats/<name>/    private chats          threads/<name>/   comment threads
 ///   tmp/             files being written    live/             the journal
 /// ```

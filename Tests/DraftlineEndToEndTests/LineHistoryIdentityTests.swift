@@ -1,0 +1,78 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// The edit line's history is each identity's own, and two sessions of one identity merge
+/// their lines into it rather than overwrite each other's (SPEC §4). On pseudo-terminals,
+/// with the stored files read by Python's `plistlib`.
+@Suite("Edit-line history per identity")
+struct LineHistoryIdentityTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    static let up = "\u{1b}[A"
+
+    @Test func oneIdentitysLinesAreNeverRecalledByAnother() throws {
+        do {
+            let alice = try fixture.startTerminal(["--as", "alice"])
+            try alice.waitForPrompt("draftline> ")
+            try alice.open("bob")
+            try alice.send("the PIN is 4921\r")
+            try alice.waitForPrompt("bob> ")
+            #expect(try alice.quit() == .exited(0))
+        }
+        #expect(try fixture.lineHistory(of: "alice") == ["/open bob", "the PIN is 4921", "/quit"])
+        let carol = try fixture.startTerminal(["--as", "carol"])
+        try carol.waitForPrompt("draftline> ")
+        try carol.open("bob")
+        // Up three times: with alice's lines this would be her PIN; carol has only her own.
+        try carol.send(Self.up + Self.up + Self.up + "\r")
+        try carol.waitForPrompt("bob> ")
+        #expect(try carol.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob+carol").isEmpty)
+        #expect(try fixture.lineHistory(of: "carol") == ["/open bob", "/open bob", "/quit"])
+        #expect(try fixture.lineHistory(of: "alice") == ["/open bob", "the PIN is 4921", "/quit"])
+    }
+
+    @Test func twoSessionsOfOneIdentityMergeTheirLines() throws {
+        let first = try fixture.startTerminal(["--as", "alice"])
+        let second = try fixture.startTerminal(["--as", "alice"])
+        for terminal in [first, second] { try terminal.waitForPrompt("draftline> ") }
+        try first.open("bob")
+        try second.open("carol")
+        try first.send("first line\r")
+        try first.waitForPrompt("bob> ")
+        try second.send("second line\r")
+        try second.waitForPrompt("carol> ")
+        #expect(try first.quit() == .exited(0))
+        #expect(try second.quit() == .exited(0))
+        #expect(
+            try fixture.lineHistory(of: "alice") == [
+                "/open bob", "/open carol", "first line", "second line", "/quit", "/quit",
+            ])
+    }
+
+    /// The file every identity shared before is the default identity's lines until it has
+    /// a file of its own; the other identities never read it.
+    @Test func theOldSharedFileIsTheDefaultIdentitysOnly() throws {
+        try FileManager.default.createDirectory(atPath: fixture.dataDirectory, withIntermediateDirectories: true)
+        let script =
+            "import plistlib, sys; plistlib.dump(['from before'], open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)"
+        _ = try Fixture.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, fixture.dataDirectory + "/line-history.plist"],
+            environment: fixture.environment(), timeout: 60)
+        for identity in ["me", "dmitri"] {
+            let terminal = try fixture.startTerminal(["--as", identity])
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.open("alice")
+            try terminal.send(Self.up + Self.up + "\r")
+            try terminal.waitForPrompt("alice> ")
+            #expect(try terminal.quit() == .exited(0))
+        }
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["from before"])
+        #expect(try fixture.messages(in: "alice+dmitri").isEmpty)
+        #expect(try fixture.lineHistory(of: "me") == ["from before", "/open alice", "from before", "/quit"])
+    }
+}
