@@ -57,6 +57,9 @@ let package = Package(
         // The original chat-log design's save() and getAllMsg(chatID:) on Foundation's
         // UserDefaults, for the round trip through import and export.
         .executableTarget(name: "original-chat-log", path: "Tests/OriginalChatLog"),
+        // The original input view's draft methods with their DebugLog lines: the oracle for
+        // `--trace-format debuglog`.
+        .executableTarget(name: "original-input-view", path: "Tests/OriginalInputView"),
         .testTarget(
             name: "DraftKitTests",
             dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "Completion"]),
@@ -64,7 +67,7 @@ let package = Package(
             name: "DraftlineEndToEndTests",
             dependencies: [
                 "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader",
-                "draft-rules", "original-chat-log",
+                "draft-rules", "original-chat-log", "original-input-view",
             ]
         ),
     ],

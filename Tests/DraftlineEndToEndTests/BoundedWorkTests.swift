@@ -123,8 +123,9 @@ struct BoundedWorkTests {
         #expect(result.status == 0, "\(result.error)")
         let exported =
             try PropertyListSerialization.propertyList(
-                from: Data(contentsOf: URL(fileURLWithPath: out)), format: nil) as? [String: [[String: Any]]]
-        #expect(exported?["alice"]?.compactMap { $0["content"] as? String } == ["m0", "m1", "m2"])
+                from: Data(contentsOf: URL(fileURLWithPath: out)), format: nil) as? [String: Any]
+        let alice = exported?["alice"] as? [[String: Any]]
+        #expect(alice?.compactMap { $0["content"] as? String } == ["m0", "m1", "m2"])
     }
 
     // MARK: 4. the index's unterminated tail

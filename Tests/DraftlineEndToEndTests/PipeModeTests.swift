@@ -244,10 +244,13 @@ struct TraceFileTests {
         #expect(result.status == 0)
         #expect(
             try String(contentsOfFile: path, encoding: .utf8) == """
+                inputStr_get:(null)
                 inputKey_save:privateMessage_alice
                 inputStr_get:Bob's ID is 
                 inputKey_delegate:privateMessage_alice
+                inputStr_get:(null)
                 inputKey_save:privateMessage_bob
+                inputStr_get:(null)
 
                 """)
     }
