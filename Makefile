@@ -9,7 +9,7 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),) $(ARGS)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-examples lint format bench fuzz docs man install uninstall clean
+.PHONY: all setup test-setup build run test test-examples lint format bench fuzz docs man install uninstall clean
 
 FUZZ_TARGETS := command-parser sanitizer history-reader storage journal nested-plist index-tail journal-lines
 FUZZ_SECONDS ?= 60
@@ -22,6 +22,15 @@ setup:
 		echo "draftline: installing libedit-dev and pkg-config with apt"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libedit-dev pkg-config; \
+	fi
+
+# What the tests need beyond the build: Python's pexpect (the QA guide's terminal example,
+# Documentation/QA.md, which a test runs), from Debian's python3-pexpect when missing.
+test-setup: setup
+	@if ! python3 -c 'import pexpect' >/dev/null 2>&1; then \
+		echo "draftline: installing python3-pexpect with apt"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pexpect; \
 	fi
 
 build: setup
@@ -40,7 +49,7 @@ run: build
 # Timing-sensitive tests that drive many terminals each; they run on their own, after the rest.
 LONG_TESTS = RandomKeystrokeTests|EndToEndTests\.ConservationTests
 
-test: setup lint
+test: test-setup lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip "$(LONG_TESTS)"
 	$(SWIFT) test --skip-build --filter "$(LONG_TESTS)"
