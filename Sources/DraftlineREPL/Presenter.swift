@@ -72,12 +72,12 @@ public struct Presenter {
             return [info("draft discarded: /undo brings it back")]
         case .tracing(let on):
             return [info("trace \(on ? "on: every draft event is shown" : "off")")]
-        case .quitPending(let count):
-            return [
-                info(
-                    "\(count) unsent draft\(count == 1 ? "" : "s") would be forgotten: "
-                        + "Ctrl-D again (or /quit) quits; anything else carries on")
-            ]
+        case .quitPending(let drafts, let undo):
+            let what = [
+                drafts > 0 ? "\(drafts) unsent draft\(drafts == 1 ? "" : "s")" : nil,
+                undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack" : nil,
+            ].compactMap { $0 }.joined(separator: " and ")
+            return [info("\(what) would be forgotten: Ctrl-D again (or /quit) quits; anything else carries on")]
         case .setAside(let cause, let count):
             return [info(setAside(cause, count: count))]
         case .expectationMet(let expectation):

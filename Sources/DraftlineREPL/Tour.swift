@@ -126,7 +126,9 @@ public enum Tour {
                     keys: "\u{5} and more:\u{1B}[200~ first line\nsecond line\u{1B}[201~\r"),
                 Step(narration: "Leave a draft, then go home.", keys: "For later\u{18}b"),
                 Step(
-                    narration: "Ctrl-D on an empty line quits; with a draft in memory, the first press only warns...",
+                    narration:
+                        "Ctrl-D on an empty line quits; with a draft or an undo entry in memory, the first press "
+                        + "only warns...",
                     keys: "\u{4}"),
                 Step(narration: "...and the second quits, forgetting the draft.", keys: "\u{4}"),
             ]),

@@ -73,6 +73,7 @@ struct TourPlayer {
                 console.show(frontend.lines(for: frontend.session.draftMap()))
             }
         }
+        if pacer.skipping { pacer.discardPressedKeys() }
         let ending = chapter.name == Tour.chapters[0].name ? Tour.ending + "\n" : ""
         let others = Tour.chapters.dropFirst().map(\.name).joined(separator: ", ")
         console.write(
@@ -107,7 +108,7 @@ final class Pacer {
     private var keys: [Unicode.Scalar] = []
     private var index = 0
     private var firstDelay = 0.0
-    private var skipping = false
+    private(set) var skipping = false
     private var pasting = false
     private(set) var stopped = false
 
@@ -140,6 +141,7 @@ final class Pacer {
     /// one.
     func next() -> Unicode.Scalar? {
         guard !stopped, index < keys.count else { return nil }
+        if skipping { discardPressedKeys() }
         if !pasting && keys[index...].starts(with: Self.pasteStart) { pasting = true }
         if !pasting || index == 0 { wait(index == 0 ? firstDelay : keyDelay) }
         guard !stopped else { return nil }
@@ -148,6 +150,17 @@ final class Pacer {
             if pasting && keys[..<index].reversed().starts(with: Self.pasteEnd.reversed()) { pasting = false }
         }
         return keys[index]
+    }
+
+    /// Keys pressed to skip ahead are the tour's, not text: read and dropped (Ctrl-C among
+    /// them stops the tour), so none is left for the user's own line when the tour ends.
+    func discardPressedKeys() {
+        while waiter.wait(handling: [], timeout: 0) == .input {
+            var pressed = [UInt8](repeating: 0, count: 256)
+            let count = read(0, &pressed, pressed.count)
+            guard count > 0 else { return }
+            if pressed[0..<count].contains(0x03) { stopped = true }
+        }
     }
 
     private static let pasteStart = Array("\u{1B}[200~".unicodeScalars)

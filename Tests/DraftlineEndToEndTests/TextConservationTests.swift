@@ -172,6 +172,41 @@ struct TextConservationTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// Ctrl-C at `^X /`'s prompt keeps the half-typed command as a command: brought back into
+    /// a chat's line by `/undo`, Enter runs it rather than sending it.
+    @Test func aCommandAbandonedAtItsPromptComesBackAsACommand() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("drafts\u{3}")
+        try terminal.waitFor("line abandoned: /undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"/drafts\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        try terminal.waitFor("no drafts in memory")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    /// Quitting forgets the undo stack too: Ctrl-D warns first when only the stack holds
+    /// text, and the second press quits.
+    @Test func ctrlDWarnsOfTheUndoStackToo() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("a paragraph\u{3}")
+        try terminal.waitFor("line abandoned: /undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{4}")
+        try terminal.waitFor("1 entry on the undo stack would be forgotten: Ctrl-D again (or /quit) quits")
+        try terminal.waitForRawMode()  // between reads the terminal's own mode takes ^D as its end of file
+        try terminal.send("\u{4}")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
     /// Between reads (here during `/wait`) the terminal is in its own mode, where Ctrl-C is
     /// a signal: it stops the wait and the terminal keeps what was typed ahead (NOFLSH), so
     /// that text is in the next edit line.

@@ -76,7 +76,8 @@ struct TourEndToEndTests {
             "trace: saved privateMessage_dmitri (a recalled command ran: the line it replaced is the draft)",
             "trace: discarded (line) (Ctrl-C abandons the line: /undo brings it back) \"typed on a profile\"",
             "  you: Half a thought and more: first line\r\n       second line",
-            "1 unsent draft would be forgotten", "1 draft discarded: privateMessage_dmitri",
+            "1 unsent draft and 1 entry on the undo stack would be forgotten",
+            "1 draft discarded: privateMessage_dmitri",
         ]
     ]
 

@@ -45,8 +45,9 @@ public enum Report: Equatable, Sendable {
     case tracing(Bool)
     /// Quitting forgot these drafts.
     case forgotten([DraftKey])
-    /// Ctrl-D with this many drafts in memory: a second one (or `/quit`) quits.
-    case quitPending(Int)
+    /// Ctrl-D with this many drafts in memory and entries on the undo stack, all of which
+    /// quitting forgets: a second one (or `/quit`) quits.
+    case quitPending(drafts: Int, undo: Int)
     /// Text went on the undo stack without the user asking (`count` pieces, the first
     /// because of `because`): `/undo` brings it back.
     case setAside(because: DraftEvent.Cause, count: Int)

@@ -201,7 +201,7 @@ extension Session {
         case .command:
             navigator.question = nil
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            return setAside(read.line, from: .line, .nowhereToKeep, &read) + navigate(with: key)
+            return setAsideCommand(&read, .nowhereToKeep) + navigate(with: key)
         case nil:
             break
         }
@@ -233,7 +233,7 @@ extension Session {
         case .command:
             navigator.question = nil
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            return setAside(read.line, from: .line, .interrupted, &read) + enter(screen)
+            return setAsideCommand(&read, .interrupted) + enter(screen)
         case nil:
             break
         }
@@ -264,10 +264,10 @@ extension Session {
             navigator.question = nil
             return Outcome(enter(screen))
         }
-        guard !drafts.isEmpty, !isQuitPending else { return quit() }
+        guard !drafts.isEmpty || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }
         isQuitPending = true
         read.nextLine = TextDraft(text: "")
-        return [.quitPending(drafts.count)]
+        return [.quitPending(drafts: drafts.count, undo: rules.undoStack.count)]
     }
 
 }

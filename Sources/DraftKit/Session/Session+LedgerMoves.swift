@@ -32,6 +32,17 @@ extension Session {
             .map(Report.draft)
     }
 
+    /// A half-typed answer to "command: /" goes on the undo stack as the command it is,
+    /// with its `/`: brought back into a chat's line, it must not be sent as a message.
+    func setAsideCommand(_ read: inout LineRead, _ cause: DraftEvent.Cause) -> [Report] {
+        let line = read.line
+        let command =
+            line.text.hasPrefix("/") ? line : TextDraft(text: "/" + line.text, cursor: line.cursor + 1)
+        let reports = setAside(command, from: .line, cause, &read)
+        read.settleLine(line.text.isEmpty ? .nothing : .undoStack)
+        return reports
+    }
+
     /// The text a recall replaced: on the undo stack unless `holder` still holds it.
     func setAsideRecalled(
         unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, _ read: inout LineRead
