@@ -49,7 +49,11 @@ struct PromiseTests {
         #expect(CommandInDraft.find(in: "/discarddraft", restored: TextDraft(text: "draft", cursor: 0)) == "/discard")
         #expect(CommandInDraft.find(in: "a/frobb", restored: TextDraft(text: "ab")) == nil)
         #expect(CommandInDraft.find(in: "a//helpb", restored: TextDraft(text: "ab")) == nil)
-        #expect(CommandInDraft.find(in: "a /helpb", restored: TextDraft(text: "ab")) == nil)
+        // Spaces typed before the `/` set the command apart; `//` after them is a literal `/`.
+        #expect(CommandInDraft.find(in: "ab /help", restored: TextDraft(text: "ab")) == "/help")
+        #expect(CommandInDraft.find(in: "a /helpb", restored: TextDraft(text: "ab")) == "/help")
+        #expect(CommandInDraft.typedInto("ab //x", given: TextDraft(text: "ab")) == .literalSlash("ab /x"))
+        #expect(CommandInDraft.find(in: "ab x /help", restored: TextDraft(text: "ab")) == nil)
         #expect(CommandInDraft.find(in: "ab", restored: TextDraft(text: "ab")) == nil)
         #expect(CommandInDraft.find(in: "xb/help", restored: TextDraft(text: "ab")) == nil)
     }

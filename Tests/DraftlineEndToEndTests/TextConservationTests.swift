@@ -172,6 +172,24 @@ struct TextConservationTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// A command typed at the end of a restored draft after a space is still a command: it
+    /// runs, and the draft stays as it was; `//` there sends one `/`.
+    @Test func aCommandSetApartByASpaceInARestoredDraftRuns() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("draft one\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send(" /chats\r")
+        try terminal.waitFor("Draft: draft one")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send(" //x\r")
+        try terminal.waitFor("you: draft one /x")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["draft one /x"])
+    }
+
     /// Ctrl-C at `^X /`'s prompt keeps the half-typed command as a command: brought back into
     /// a chat's line by `/undo`, Enter runs it rather than sending it.
     @Test func aCommandAbandonedAtItsPromptComesBackAsACommand() throws {

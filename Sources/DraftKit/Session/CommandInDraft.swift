@@ -13,7 +13,7 @@ public enum CommandInDraft {
     }
 
     /// What `line` is when it is `given` with one contiguous insertion that starts with
-    /// `/`; `nil` when it is not (nothing was given, the line is not the given text with
+    /// `/` (after any spaces typed to set it apart); `nil` when it is not (nothing was given, the line is not the given text with
     /// one insertion, or the insertion does not start with `/`).
     ///
     /// Exact, not a guess: every place the insertion could have gone is tried, the given
@@ -35,12 +35,14 @@ public enum CommandInDraft {
         for place in places {
             var inserted = String.UnicodeScalarView()
             inserted.append(contentsOf: typed[place..<place + extra])
-            let candidate = String(inserted)
+            // Spaces typed before the `/` only set the command apart from the draft.
+            let spaces = inserted.prefix { $0 == " " || $0 == "\t" }.count
+            let candidate = String(inserted.dropFirst(spaces))
             if candidate.hasPrefix("//") {
                 if literal == nil {
                     var message = String.UnicodeScalarView()
-                    message.append(contentsOf: typed[..<place])
-                    message.append(contentsOf: typed[(place + 1)...])
+                    message.append(contentsOf: typed[..<(place + spaces)])
+                    message.append(contentsOf: typed[(place + spaces + 1)...])
                     literal = String(message)
                 }
                 continue
