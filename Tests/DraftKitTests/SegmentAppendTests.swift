@@ -81,6 +81,42 @@ struct SegmentAppendTests {
         }
     }
 
+    /// A segment hard-linked from outside the data directory is never written through: the
+    /// send writes the segment anew (a file of its own), and the outside name keeps its bytes.
+    @Test func aHardLinkedSegmentIsNotWrittenThrough() throws {
+        let fixture = try Fixture()
+        let history = try PropertyListHistory(directory: fixture.dataDirectory)
+        try history.append(message("a"), to: alice)
+        let outside = fixture.root + "/outside.plist"
+        try #require(link(segmentPath(fixture), outside) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: outside))
+        try history.append(message("b"), to: alice)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == before)
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["a", "b"])
+    }
+
+    /// Repairing a torn segment decodes at most a few candidate ends, however many places
+    /// a crafted file makes look like a trailer: here a real segment followed by 64 fake
+    /// trailers is not repaired past them (what is not repaired stays in the file moved
+    /// aside), while one within reach is.
+    @Test func repairTriesABoundedNumberOfEnds() throws {
+        let fixture = try Fixture()
+        let history = try PropertyListHistory(directory: fixture.dataDirectory)
+        try history.append(message("a"), to: alice)
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture))))
+        // A block whose last 32 bytes pass the quick trailer test at the offset it lands on.
+        func fakeTrailers(_ count: Int, after start: Int) -> [UInt8] {
+            (0..<count).flatMap { index -> [UInt8] in
+                let end = start + (index + 1) * 32
+                let table = end - 32 - 1
+                return [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+                    + (0..<8).map { UInt8(truncatingIfNeeded: table >> (8 * (7 - $0))) }
+            }
+        }
+        #expect(SegmentLayout.recovered(from: whole + fakeTrailers(3, after: whole.count) + [9])?.bytes == whole)
+        #expect(SegmentLayout.recovered(from: whole + fakeTrailers(64, after: whole.count) + [9]) == nil)
+    }
+
     /// A send adds bytes at the end and rewrites none: the file keeps its inode, and its old
     /// bytes are a prefix of the new ones.
     @Test func aSendOnlyAddsBytes() throws {

@@ -80,13 +80,20 @@ struct SegmentLayout {
         return Int(value)
     }
 
+    /// How many places that look like a trailer ``recovered(from:)`` decodes at most.
+    static let recoveryCandidates = 8
+
     /// The longest start of `bytes` that ends with a whole append (a trailer that holds, and
     /// bytes that decode), when the end does not: what is left of a segment whose last
     /// append was torn (a kill during the write, a power cut before its `fsync`). Looks
-    /// back from the end, trying only places where a trailer's own figures agree.
+    /// back from the end, trying only places where a trailer's own figures agree, and at
+    /// most ``recoveryCandidates`` of them: a torn append's predecessor is the nearest, and
+    /// a file made to agree every few bytes must not cost a full decode at each (the work
+    /// stays linear; what is not recovered is in the file moved aside).
     static func recovered(from bytes: [UInt8]) -> (bytes: [UInt8], messages: [Message])? {
         var end = bytes.count - 1
-        while end >= 8 + 1 + 32 {
+        var tried = 0
+        while end >= 8 + 1 + 32 && tried < recoveryCandidates {
             defer { end -= 1 }
             // Quick test first: a trailer's table offset plus its table ends where it starts.
             let trailer = end - 32
@@ -95,6 +102,7 @@ struct SegmentLayout {
                 let objects = integer(bytes, at: trailer + 8, width: 8, below: end),
                 table + objects * Int(bytes[trailer + 6]) == trailer
             else { continue }
+            tried += 1
             let prefix = Array(bytes[..<end])
             if SegmentLayout(prefix) != nil, let messages = SegmentCodec.decode(Data(prefix)) {
                 return (prefix, messages)

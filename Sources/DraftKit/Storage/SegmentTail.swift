@@ -16,7 +16,7 @@ final class SegmentTail {
     private let file: FileDescriptor
 
     /// Opens segment `number` in `directory` and reads its layout; `nil` when it is missing,
-    /// is no regular file of this user's, or is not a binary property list with an array at
+    /// is no regular file of this user's, has other names (hard links), or is not a binary property list with an array at
     /// the top (an older or damaged segment, written anew by the caller).
     init?(_ number: Int, in directory: Directory, timings: inout AppendTimings) {
         let name = SegmentIndex.name(number)
@@ -29,6 +29,13 @@ final class SegmentTail {
             }
         }
         guard let opened else { return nil }
+        // A file with other names (a hard link made from outside) is not written through:
+        // written anew, it is replaced by a file of its own, and the other name keeps
+        // what it had.
+        guard (try? opened.status().links) == 1 else {
+            opened.close()
+            return nil
+        }
         guard let layout = timings.measure(\.decode, { SegmentLayout(bytes) }) else {
             opened.close()
             return nil
