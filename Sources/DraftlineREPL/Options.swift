@@ -181,6 +181,8 @@ public struct Options: Equatable, Sendable {
                 exportChat = try value(for: argument)
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
+            case "import", "export":
+                throw UsageError("\(argument) comes first: draftline \(argument) FILE [--data-dir DIR]")
             default: throw UsageError("unknown option \(Self.quoted(argument))")
             }
         }

@@ -22,7 +22,9 @@ enum Draftline {
         do {
             options = try Options(parsing: arguments)
         } catch {
-            Console.write("draftline: \(TerminalText.visible(error.description))\n\(Options.usage)\n", to: .error)
+            Console.write(
+                "draftline: \(TerminalText.visible(error.description))\n(draftline --help shows the usage)\n",
+                to: .error)
             return ExitStatus.usage
         }
         if options.showHelp {
