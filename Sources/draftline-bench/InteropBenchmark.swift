@@ -96,6 +96,7 @@ extension Benchmark {
             print(
                 pad(name, 36) + "time " + pad(format(seconds: figures.seconds), 12)
                     + String(format: "peak %.1f MB", figures.megabytes))
+            if !figures.detail.isEmpty { print(pad("", 36) + figures.detail.trimmingCharacters(in: .newlines)) }
         }
         print("")
         print("interop targets (beside the original's one synchronize()):")
@@ -112,7 +113,7 @@ extension Benchmark {
     static func child(
         _ arguments: [String], environment extra: [String: String] = [:]
     ) throws -> (
-        seconds: Double, megabytes: Double
+        seconds: Double, megabytes: Double, detail: String
     ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -123,17 +124,20 @@ extension Benchmark {
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let figures = output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        let lines = output.split(separator: "\n", maxSplits: 1)
+        let figures = (lines.first ?? "").split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         guard process.terminationStatus == 0, figures.count == 2 else {
             throw BenchmarkError("\(arguments.joined(separator: " ")) failed: \(output)")
         }
-        return (figures[0], figures[1])
+        return (figures[0], figures[1], lines.count > 1 ? String(lines[1]) : "")
     }
 
     /// The child's side: `interop baseline CONFIG N`, `interop import FILE DIR`,
-    /// `interop export DIR FILE`; prints the seconds the work took and the peak memory.
+    /// `interop export DIR FILE`; prints the seconds the work took and the peak memory, then
+    /// where an import's time went.
     static func interopChild(_ arguments: [String]) throws -> Int32 {
         var seconds = 0.0
+        var detail = ""
         switch (arguments.first, arguments.count) {
         case ("baseline", 3):
             guard let messages = Int(arguments[2]) else { return 64 }
@@ -141,8 +145,21 @@ extension Benchmark {
         case ("import", 3):
             let history = try PropertyListHistory(directory: arguments[2])
             var summary: HistoryTransfer.ImportSummary?
-            seconds = try time { summary = try HistoryTransfer(history: history).importFile(arguments[1]) }
+            var parse = 0.0
+            seconds = try time {
+                var file: ChatLogFile?
+                parse = try time { file = try ChatLogFile(contentsOf: arguments[1]) }
+                if let file { summary = try HistoryTransfer(history: history).importChats(file) }
+            }
             guard let summary, summary.added > 0 else { throw BenchmarkError("nothing imported from \(arguments[1])") }
+            let spent = history.timings
+            let store = seconds - parse
+            let written = spent.encode + spent.write + spent.rename + spent.announce
+            detail =
+                "read and parse \(format(seconds: parse)); store \(format(seconds: store)): encode "
+                + "\(format(seconds: spent.encode)), write \(format(seconds: spent.write)), rename "
+                + "\(format(seconds: spent.rename)), index \(format(seconds: spent.announce)), the rest "
+                + "(plan, syncfs) \(format(seconds: store - written))"
         case ("export", 3):
             let history = try PropertyListHistory(directory: arguments[1])
             let output = try OutputPath(arguments[2], dataDirectory: arguments[1])
@@ -151,6 +168,7 @@ extension Benchmark {
             return 64
         }
         print("\(seconds) \(peakMegabytes())")
+        if !detail.isEmpty { print(detail) }
         return 0
     }
 

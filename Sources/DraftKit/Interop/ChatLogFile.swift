@@ -71,9 +71,27 @@ public struct ChatLogFile {
         try self.init(data: data)
     }
 
-    /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`, once
-    /// its nesting is known to be safe (``PropertyListInput``).
+    /// Parses a property list: a binary one by walking its object table
+    /// (``BinaryChatLog``), several times faster than Foundation's decoders, wherever that
+    /// reads it as Foundation would; XML, and binary files it does not take, with
+    /// Foundation's `PropertyListDecoder`, once their nesting is known to be safe
+    /// (``PropertyListInput``).
     public init(data: Data) throws(TransferError) {
+        if let binary = BinaryChatLog(data) {
+            guard !binary.chats.isEmpty else { throw .noChats(keys: binary.skipped) }
+            self.init(chats: binary.chats, skippedKeys: binary.skipped)
+        } else {
+            try self.init(foundation: data)
+        }
+    }
+
+    private init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int) {
+        self.chats = chats
+        self.skippedKeys = skippedKeys
+    }
+
+    /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
+    init(foundation data: Data) throws(TransferError) {
         let root: [String: Value]
         do throws(PropertyListInput.TooDeep) {
             try PropertyListInput.check(data)
@@ -100,8 +118,7 @@ public struct ChatLogFile {
             chats.append((key, messages))
         }
         guard !chats.isEmpty else { throw .noChats(keys: root.count) }
-        self.chats = chats
-        skippedKeys = skipped
+        self.init(chats: chats, skippedKeys: skipped)
     }
 
     /// The file's bytes for these chats (a binary property list, by `PropertyListEncoder`):
