@@ -4,20 +4,23 @@ import Foundation
 /// to arrays of message dictionaries) by walking its object table, building each message
 /// from the objects its dictionary points at, without Foundation's decoder.
 ///
-/// It reads only what it knows Foundation reads the same way: strings (ASCII and
-/// UTF-16), reals, integers, dates, arrays and dictionaries with string keys. Wherever the
-/// file holds anything else a message's field could be read from (a boolean, a data
-/// object, a key that is no string, a string field holding a number, a repeated key,
-/// malformed UTF-16, a reference out of the table), it gives `nil` and the caller decodes
-/// with Foundation instead (``ChatLogFile``), so the two never disagree. Every offset,
-/// count and reference is checked against the bytes: nothing here can trap on a file.
+/// It takes only files whose every reachable object it reads, and reads the way Foundation
+/// does: a dictionary of string keys whose values are all non-empty arrays of message
+/// dictionaries, whose keys are all message fields, holding strings (ASCII and UTF-16),
+/// reals, integers or a date. Anything else (a key that holds no messages, as a
+/// preferences file has; an unknown field; a boolean or data object; a string field
+/// holding a number; a repeated key; malformed UTF-16; a reference out of the table)
+/// gives `nil`, and the caller decodes with Foundation instead (``ChatLogFile``), so the
+/// two never disagree on what they both read. Every offset, count and reference is checked
+/// against the bytes: nothing here can trap on a file.
 struct BinaryChatLog {
-    /// The chats, by key, with their messages; keys whose value is no array of
-    /// dictionaries, or an empty one, are counted in `skipped`.
+    /// The chats, in key order, with their messages in file order.
     var chats: [(chatID: String, messages: [Message])] = []
-    var skipped = 0
+    /// What the file's ``ChatLogFile/kindsKey`` holds: each chat ID's kind as named there.
+    var kindNames: [String: String] = [:]
 
-    private let bytes: [UInt8]
+    /// The file's bytes, borrowed for the reading only (``init?(_:)``).
+    private let bytes: UnsafeRawBufferPointer
     private var offsets: [Int] = []
     private var referenceSize = 1
     /// The end of the objects (where the offset table starts).
@@ -30,35 +33,57 @@ struct BinaryChatLog {
 
     /// Reads `data`; `nil` when it is not a binary property list this reader takes whole.
     init?(_ data: Data) {
-        bytes = [UInt8](data)
-        guard readTable(), let root = dictionary(topObject) else { return nil }
+        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, segment: false) }) else { return nil }
+        chats = read.chats
+        kindNames = read.kindNames
+        bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    /// The messages of a segment (an array of message dictionaries at the top), read the
+    /// same way; `nil` where Foundation's decoder must decide.
+    static func segment(_ data: Data) -> [Message]? {
+        data.withUnsafeBytes { BinaryChatLog(bytes: $0, segment: true)?.chats.first?.messages }
+    }
+
+    private init?(bytes: UnsafeRawBufferPointer, segment: Bool) {
+        self.bytes = bytes
+        guard readTable() else { return nil }
+        if segment {
+            guard let elements = array(topObject), let messages = messages(elements) else { return nil }
+            chats = [("", messages)]
+            return
+        }
+        guard let root = dictionary(topObject) else { return nil }
         var named: [String: [Message]] = [:]
         for (keyObject, valueObject) in root {
             guard let key = string(keyObject), named[key] == nil else { return nil }
-            guard let elements = array(valueObject), !elements.isEmpty else {
-                named[key] = []
-                continue
-            }
-            var messages: [Message] = []
-            messages.reserveCapacity(elements.count)
-            var allDictionaries = true
-            for element in elements {
-                guard let pairs = dictionary(element) else {
-                    allDictionaries = false
-                    break
+            if key == ChatLogFile.kindsKey, let pairs = dictionary(valueObject) {
+                // draftline's own key: string to string throughout, else Foundation's to read.
+                for (chat, kind) in pairs {
+                    guard let chat = string(chat), let kind = string(kind), kindNames[chat] == nil else { return nil }
+                    kindNames[chat] = kind
                 }
-                guard let message = message(pairs) else { return nil }
-                messages.append(message)
-            }
-            named[key] = allDictionaries ? messages : []
-        }
-        for key in named.keys.sorted() {
-            guard let messages = named[key], !messages.isEmpty else {
-                skipped += 1
                 continue
             }
-            chats.append((key, messages))
+            // Only files whose every object it reads: a key of any other kind is Foundation's.
+            guard let elements = array(valueObject), !elements.isEmpty, let messages = messages(elements) else {
+                return nil
+            }
+            named[key] = messages
         }
+        guard !named.isEmpty else { return nil }
+        chats = named.keys.sorted().map { ($0, named[$0] ?? []) }
+    }
+
+    /// The messages of an array's elements, each a message dictionary.
+    private mutating func messages(_ elements: [Int]) -> [Message]? {
+        var messages: [Message] = []
+        messages.reserveCapacity(elements.count)
+        for element in elements {
+            guard let pairs = dictionary(element), let message = message(pairs) else { return nil }
+            messages.append(message)
+        }
+        return messages
     }
 
     /// The number of the top object, checked by ``readTable()``.
@@ -74,7 +99,7 @@ struct BinaryChatLog {
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
             let objects = integer(at: trailer + 8, width: 8), let top = integer(at: trailer + 16, width: 8),
             let table = integer(at: trailer + 24, width: 8), objects > 0, top < objects, table >= 9, table < trailer,
-            objects <= (trailer - table) / offsetSize
+            objects <= (trailer - table) / offsetSize, table + objects * offsetSize == trailer
         else { return false }
         offsets.reserveCapacity(objects)
         for number in 0..<objects {
@@ -104,7 +129,7 @@ struct BinaryChatLog {
                 field = Self.fields.firstIndex(of: key)
                 keyCache[keyObject] = field
             }
-            guard let field else { continue }
+            guard let field else { return nil }
             guard seen & (1 << field) == 0 else { return nil }
             seen |= 1 << field
             switch field {
@@ -180,14 +205,27 @@ struct BinaryChatLog {
         switch kind {
         case 0x5:
             guard count <= end - at else { return nil }
-            let slice = bytes[at..<(at + count)]
-            guard slice.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return String(decoding: slice, as: UTF8.self)
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
+            // Eight bytes at a time: a segment may hold one message of many megabytes.
+            var index = 0
+            while index + 8 <= count {
+                guard slice.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
+                    return nil
+                }
+                index += 8
+            }
+            while index < count {
+                guard slice[index] < 0x80 else { return nil }
+                index += 1
+            }
+            return String(decoding: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
         case 0x6:
             guard count <= (end - at) / 2 else { return nil }
             var units: [UInt16] = []
             units.reserveCapacity(count)
-            for index in 0..<count { units.append(UInt16(bytes[at + 2 * index]) << 8 | UInt16(bytes[at + 2 * index + 1])) }
+            for index in 0..<count {
+                units.append(UInt16(bytes[at + 2 * index]) << 8 | UInt16(bytes[at + 2 * index + 1]))
+            }
             var index = 0
             while index < count {
                 let unit = units[index]

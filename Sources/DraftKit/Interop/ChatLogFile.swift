@@ -8,8 +8,9 @@ import Glibc
 /// Reading is lenient as the original is: a key whose value is not an array of
 /// dictionaries (a real preferences file has many) is skipped and counted; a message
 /// dictionary's missing or mistyped fields take the original's defaults (``Message``'s
-/// decoding). Both ways go through Foundation's `PropertyListDecoder` and
-/// `PropertyListEncoder`, several times faster here than `PropertyListSerialization`.
+/// decoding). XML is read by Foundation's `PropertyListDecoder` (faster here than
+/// `PropertyListSerialization`); binary files by walking their object table
+/// (``BinaryChatLog``), handing Foundation whatever that does not take.
 ///
 /// draftline's export adds one key of its own, ``kindsKey``: a dictionary from each chat ID
 /// to `chat` or `thread`, so a private chat with a user called `tweet_1` comes back as that
@@ -78,16 +79,25 @@ public struct ChatLogFile {
     /// (``PropertyListInput``).
     public init(data: Data) throws(TransferError) {
         if let binary = BinaryChatLog(data) {
-            guard !binary.chats.isEmpty else { throw .noChats(keys: binary.skipped) }
-            self.init(chats: binary.chats, skippedKeys: binary.skipped)
+            self.init(chats: binary.chats, skippedKeys: 0, kinds: Self.kinds(binary.kindNames))
         } else {
             try self.init(foundation: data)
         }
     }
 
-    private init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int) {
+    private init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int, kinds: [String: ChatID.Kind]) {
         self.chats = chats
         self.skippedKeys = skippedKeys
+        self.kinds = kinds
+    }
+
+    /// The kinds ``kindsKey`` names, those it names otherwise passed over.
+    private static func kinds(_ names: [String: String]) -> [String: ChatID.Kind] {
+        var kinds: [String: ChatID.Kind] = [:]
+        for (chat, name) in names {
+            if let kind = kindNames.first(where: { $0.value == name })?.key { kinds[chat] = kind }
+        }
+        return kinds
     }
 
     /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
@@ -107,9 +117,6 @@ public struct ChatLogFile {
         }
         var chats: [(String, [Message])] = []
         var skipped = 0
-        for (chat, name) in root[Self.kindsKey]?.names ?? [:] {
-            if let kind = Self.kindNames.first(where: { $0.value == name })?.key { kinds[chat] = kind }
-        }
         for key in root.keys.sorted() where key != Self.kindsKey || root[key]?.messages != nil {
             guard let messages = root[key]?.messages, !messages.isEmpty else {
                 skipped += 1
@@ -118,7 +125,7 @@ public struct ChatLogFile {
             chats.append((key, messages))
         }
         guard !chats.isEmpty else { throw .noChats(keys: root.count) }
-        self.init(chats: chats, skippedKeys: skipped)
+        self.init(chats: chats, skippedKeys: skipped, kinds: Self.kinds(root[Self.kindsKey]?.names ?? [:]))
     }
 
     /// The file's bytes for these chats (a binary property list, by `PropertyListEncoder`):
