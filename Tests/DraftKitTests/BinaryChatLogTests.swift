@@ -121,5 +121,8 @@ struct BinaryChatLogTests {
         #expect(foundation.chats.map(\.chatID) == expected.map(\.0))
         #expect(foundation.chats.map(\.messages) == expected.map(\.1))
         #expect(Self.same(own, foundation))
+        // And each chat's kind under draftline's own key, read the same both ways.
+        #expect(foundation.kinds["tweet_9"] == .thread && foundation.kinds["user3"] == .privateChat)
+        #expect(try ChatLogFile(data: data).kinds == foundation.kinds)
     }
 }

@@ -122,28 +122,50 @@ public struct HistoryTransfer {
             else { throw .noSuchChat(name) }
             chats = [chosen]
         }
-        var out: [(chatID: String, kind: ChatID.Kind, messages: [Message])] = []
         var names: Set<String> = []
-        var summary = ExportSummary()
-        for chat in chats {
+        for chat in chats where !names.insert(chat.rawValue).inserted {
             // One namespace in the original: a thread and a private chat of one name
             // cannot both be written; the private chat comes first, and the error says so.
-            guard names.insert(chat.rawValue).inserted else {
-                throw .unwritable(
-                    "'\(chat.rawValue)' is both a private chat and a comment thread; export each with --chat")
-            }
+            throw .unwritable(
+                "'\(chat.rawValue)' is both a private chat and a comment thread; export each with --chat")
+        }
+        // Each chat is read and encoded in turn: memory holds the file's bytes and one
+        // chat's messages, never the whole history as values.
+        var encoder = SegmentEncoder.chatLog()
+        var written: [(key: Int, value: Int)] = []
+        var summary = ExportSummary()
+        for chat in chats {
             do throws(StoreError) {
                 let messages = try history.allMessages(in: chat)
-                out.append((chat.rawValue, chat.kind, messages.value))
+                written.append(encoder.addChat(chat.rawValue, messages.value))
                 summary.messages += messages.value.count
                 summary.warnings += messages.warnings
             } catch {
                 throw .store(error)
             }
         }
-        let data = try ChatLogFile.data(out)
-        do throws(OutputPathError) { try output.replace(with: data) } catch { throw .unwritable(error.message) }
-        summary.chats = out.count
+        // draftline's own key: each chat's kind (``ChatLogFile/kindsKey``).
+        written.append(
+            encoder.addNames(
+                ChatLogFile.kindsKey, chats.map { ($0.rawValue, ChatLogFile.kindNames[$0.kind] ?? "chat") }))
+        var data = encoder.finishChatLog(written).map { Data($0) }
+        if data == nil {
+            // Past 4 GiB: Foundation's encoder, whose offsets are wider, over the whole history.
+            encoder = SegmentEncoder.chatLog()
+            var all: [(chatID: String, kind: ChatID.Kind, messages: [Message])] = []
+            for chat in chats {
+                do throws(StoreError) {
+                    all.append((chat.rawValue, chat.kind, try history.allMessages(in: chat).value))
+                } catch {
+                    throw .store(error)
+                }
+            }
+            data = try ChatLogFile.data(all)
+        }
+        do throws(OutputPathError) { try output.replace(with: data ?? Data()) } catch {
+            throw .unwritable(error.message)
+        }
+        summary.chats = chats.count
         return summary
     }
 

@@ -50,6 +50,55 @@ struct SegmentEncoder {
         return encoder.bytes
     }
 
+    /// The width of references in a file of the original design's layout (``chatLog()``).
+    static let chatLogReferenceSize = 4
+
+    /// An encoder for a file of the original design's layout (an export): a dictionary of
+    /// chat IDs to arrays of messages, written a chat at a time (``addChat(_:_:)``), each
+    /// message's objects as a segment's, with 4-byte references.
+    static func chatLog() -> SegmentEncoder {
+        var encoder = SegmentEncoder(base: 0, offsets: [])
+        encoder.bytes = Array("bplist00".utf8)
+        return encoder
+    }
+
+    /// Adds one chat's messages and its array; the object numbers of its name and its array.
+    mutating func addChat(_ name: String, _ messages: [Message]) -> (key: Int, value: Int) {
+        let width = Self.chatLogReferenceSize
+        let references = add(messages, referenceSize: width)
+        let key = string(name)
+        let value = begin()
+        header(0xA0, count: references.count)
+        for reference in references { append(UInt64(reference), width: width) }
+        return (key, value)
+    }
+
+    /// Adds a dictionary of strings to strings under `name`; the object numbers of its
+    /// name and the dictionary.
+    mutating func addNames(_ name: String, _ pairs: [(String, String)]) -> (key: Int, value: Int) {
+        let width = Self.chatLogReferenceSize
+        let keys = pairs.map { string($0.0) }
+        let values = pairs.map { string($0.1) }
+        let key = string(name)
+        let value = begin()
+        header(0xD0, count: pairs.count)
+        for reference in keys + values { append(UInt64(reference), width: width) }
+        return (key, value)
+    }
+
+    /// The whole file: the chats added, as a dictionary at the top; `nil` when it has grown
+    /// past what 4-byte offsets and references reach.
+    mutating func finishChatLog(_ chats: [(key: Int, value: Int)]) -> [UInt8]? {
+        let width = Self.chatLogReferenceSize
+        let top = begin()
+        header(0xD0, count: chats.count)
+        for chat in chats { append(UInt64(chat.key), width: width) }
+        for chat in chats { append(UInt64(chat.value), width: width) }
+        guard offsets.count < 1 << (8 * width), bytes.count < 1 << (8 * Self.offsetSize) else { return nil }
+        writeTable(top: top, referenceSize: width)
+        return bytes
+    }
+
     private init(base: Int, offsets: [Int]) {
         self.base = base
         self.offsets = offsets
@@ -58,19 +107,34 @@ struct SegmentEncoder {
     /// Adds the coding keys once and each message's dictionary; returns the dictionaries'
     /// object numbers.
     private mutating func add(_ messages: [Message], referenceSize: Int) -> [Int] {
+        // Room ahead, growing geometrically: an export adds chat after chat to one encoder.
+        let fields = Message.CodingKeys.allCases.count
+        let byteNeed = bytes.count + 64 * fields * (messages.count + 1)
+        let offsetNeed = offsets.count + (2 * messages.count + 1) * fields
+        if bytes.capacity < byteNeed { bytes.reserveCapacity(max(byteNeed, 2 * bytes.capacity)) }
+        if offsets.capacity < offsetNeed { offsets.reserveCapacity(max(offsetNeed, 2 * offsets.capacity)) }
         let keys = Message.CodingKeys.allCases.map { string($0.rawValue) }
+        var values: [Int] = []
+        values.reserveCapacity(keys.count)
         return messages.map { message in
-            let values = [
-                string(message.chatID), string(message.messageID), string(message.content), string(message.target),
-                string(message.mineHead), string(message.otherHead), string(message.type),
-                string(message.filePath), string(message.address), real(message.latitude, marker: 0x23),
-                real(message.longitude, marker: 0x23),
-                real(message.sentAt.timeIntervalSinceReferenceDate, marker: 0x33),
-                string(message.sender),
-            ]
+            values.removeAll(keepingCapacity: true)
+            values.append(string(message.chatID))
+            values.append(string(message.messageID))
+            values.append(string(message.content))
+            values.append(string(message.target))
+            values.append(string(message.mineHead))
+            values.append(string(message.otherHead))
+            values.append(string(message.type))
+            values.append(string(message.filePath))
+            values.append(string(message.address))
+            values.append(real(message.latitude, marker: 0x23))
+            values.append(real(message.longitude, marker: 0x23))
+            values.append(real(message.sentAt.timeIntervalSinceReferenceDate, marker: 0x33))
+            values.append(string(message.sender))
             let number = begin()
             header(0xD0, count: keys.count)
-            for reference in keys + values { append(UInt64(reference), width: referenceSize) }
+            for reference in keys { append(UInt64(reference), width: referenceSize) }
+            for reference in values { append(UInt64(reference), width: referenceSize) }
             return number
         }
     }
@@ -80,6 +144,11 @@ struct SegmentEncoder {
         let top = begin()
         header(0xA0, count: entries.count)
         for reference in entries { append(UInt64(reference), width: referenceSize) }
+        writeTable(top: top, referenceSize: referenceSize)
+    }
+
+    /// Writes the offset table and the trailer, `top` the top object's number.
+    private mutating func writeTable(top: Int, referenceSize: Int) {
         let table = base + bytes.count
         for offset in offsets { append(UInt64(offset), width: Self.offsetSize) }
         bytes += [0, 0, 0, 0, 0, 0, UInt8(Self.offsetSize), UInt8(referenceSize)]
@@ -97,10 +166,14 @@ struct SegmentEncoder {
     /// A string object: ASCII when every character is, else UTF-16, big-endian.
     private mutating func string(_ text: String) -> Int {
         let number = begin()
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            header(0x50, count: text.utf8.count)
-            bytes += text.utf8
-        } else {
+        var text = text
+        let ascii = text.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+            header(0x50, count: utf8.count)
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !ascii {
             let units = Array(text.utf16)
             header(0x60, count: units.count)
             for unit in units { append(UInt64(unit), width: 2) }
@@ -138,8 +211,10 @@ struct SegmentEncoder {
 
     /// The low `width` bytes of `value`, big-endian.
     private mutating func append(_ value: UInt64, width: Int) {
-        for shift in stride(from: 8 * (width - 1), through: 0, by: -8) {
+        var shift = 8 * (width - 1)
+        while shift >= 0 {
             bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+            shift -= 8
         }
     }
 }
