@@ -230,14 +230,17 @@ extension ConservationDriver {
         try recalledSomething()
     }
 
-    /// `^R` and part of a token of a sent message: the line is replaced by the newest line
-    /// entered that holds it.
+    /// `^R` and part of a token of a sent message, then `^E`: the line is replaced by the
+    /// newest line entered that holds it (or stays, when the line itself holds it).
     func recallSearch() throws {
         guard let target = sent.last(where: { $0.type == "text" && $0.text.contains("T") })?.text,
             let range = target.range(of: "T")
         else { return try recallUp() }
         let pattern = String(target[range.lowerBound...].prefix(4))
-        try press("\u{12}" + pattern, "^R")
+        // ^E accepts what the search found and ends the search, as a person does before
+        // typing on: while the search runs, libedit may have matched inside the line itself
+        // and moved the cursor there, which the draft map read during the search misreports.
+        try press("\u{12}" + pattern + "\u{5}", "^R")
         try recalledSomething()
     }
 
