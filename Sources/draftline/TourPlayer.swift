@@ -184,10 +184,8 @@ final class Pacer {
                 if signals.contains(.interrupt) { stopped = true }
                 if signals.contains(.resize) { redraw() }
             case .input:
-                var pressed = [UInt8](repeating: 0, count: 256)
-                let count = read(0, &pressed, pressed.count)
-                // Ctrl-C arrives as a key while the line is read: it stops the tour.
-                if count > 0 && pressed[0..<count].contains(0x03) { stopped = true }
+                // A key skips ahead; Ctrl-C (a key while the line is read) stops the tour.
+                discardPressedKeys()
                 skipping = true
                 return
             case .watched:
