@@ -25,11 +25,13 @@ struct BinaryChatLog {
     private var referenceSize = 1
     /// The end of the objects (where the offset table starts).
     private var end = 0
-    /// Message keys by object number: the field's index, or `nil` for a key draftline
-    /// does not read; a writer that shares equal strings names each key once.
-    private var keyCache: [Int: Int?] = [:]
+    /// Message keys by object number: the field's index plus one, or -1 for a key draftline
+    /// does not read, 0 when not yet read; a writer that shares equal strings names each
+    /// key once, and one that does not (Foundation's) costs a comparison of bytes a key.
+    private var keyCache: [Int8] = []
 
-    private static let fields = Message.CodingKeys.allCases.map(\.rawValue)
+    /// The fields' names in ``Message/CodingKeys`` order, as bytes.
+    private static let fields = Message.CodingKeys.allCases.map { Array($0.rawValue.utf8) }
 
     /// Reads `data`; `nil` when it is not a binary property list this reader takes whole.
     init?(_ data: Data) {
@@ -80,7 +82,7 @@ struct BinaryChatLog {
         var messages: [Message] = []
         messages.reserveCapacity(elements.count)
         for element in elements {
-            guard let pairs = dictionary(element), let message = message(pairs) else { return nil }
+            guard let message = message(element) else { return nil }
             messages.append(message)
         }
         return messages
@@ -102,6 +104,7 @@ struct BinaryChatLog {
             objects <= (trailer - table) / offsetSize, table + objects * offsetSize == trailer
         else { return false }
         offsets.reserveCapacity(objects)
+        keyCache = [Int8](repeating: 0, count: objects)
         for number in 0..<objects {
             guard let offset = integer(at: table + number * offsetSize, width: offsetSize), offset >= 8, offset < table
             else { return false }
@@ -112,45 +115,61 @@ struct BinaryChatLog {
         return true
     }
 
-    /// A message from its dictionary's key and value objects; `nil` where Foundation's
-    /// reading is not certain to be the same.
-    private mutating func message(_ pairs: [(Int, Int)]) -> Message? {
-        var strings = [String](repeating: "", count: 9)
-        var reals = [0.0, 0.0]
-        var sentAt = Message.unknownTime
-        var sender = ""
+    /// A message from its dictionary object; `nil` where Foundation's reading is not
+    /// certain to be the same.
+    private mutating func message(_ object: Int) -> Message? {
+        guard let (kind, count, at) = header(object), kind == 0xD, count <= Int.max / 2,
+            count <= (end - at) / referenceSize / 2
+        else { return nil }
+        var message = Message(type: "")
         var seen = 0
-        for (keyObject, valueObject) in pairs {
-            let field: Int?
-            if let cached = keyCache[keyObject] {
-                field = cached
-            } else {
-                guard let key = string(keyObject) else { return nil }
-                field = Self.fields.firstIndex(of: key)
-                keyCache[keyObject] = field
-            }
-            guard let field else { return nil }
+        for pair in 0..<count {
+            guard let keyObject = reference(at: at + pair * referenceSize),
+                let valueObject = reference(at: at + (count + pair) * referenceSize),
+                let field = field(keyObject)
+            else { return nil }
             guard seen & (1 << field) == 0 else { return nil }
             seen |= 1 << field
+            if field >= 9 && field <= 11 {
+                if field == 11 {
+                    guard let value = date(valueObject) else { return nil }
+                    message.sentAt = value
+                } else {
+                    guard let value = number(valueObject) else { return nil }
+                    if field == 9 { message.latitude = value } else { message.longitude = value }
+                }
+                continue
+            }
+            guard let value = string(valueObject) else { return nil }
             switch field {
-            case 0..<9:
-                guard let value = string(valueObject) else { return nil }
-                strings[field] = value
-            case 9, 10:
-                guard let value = number(valueObject) else { return nil }
-                reals[field - 9] = value
-            case 11:
-                guard let value = date(valueObject) else { return nil }
-                sentAt = value
-            default:
-                guard let value = string(valueObject) else { return nil }
-                sender = value
+            case 0: message.chatID = value
+            case 1: message.messageID = value
+            case 2: message.content = value
+            case 3: message.target = value
+            case 4: message.mineHead = value
+            case 5: message.otherHead = value
+            case 6: message.type = value
+            case 7: message.filePath = value
+            case 8: message.address = value
+            default: message.sender = value
             }
         }
-        return Message(
-            chatID: strings[0], messageID: strings[1], content: strings[2], target: strings[3], mineHead: strings[4],
-            otherHead: strings[5], type: strings[6], filePath: strings[7], address: strings[8], latitude: reals[0],
-            longitude: reals[1], sentAt: sentAt, sender: sender)
+        return message
+    }
+
+    /// The field a key object names (its index in ``Message/CodingKeys``); `nil` for any
+    /// other key or object.
+    private mutating func field(_ object: Int) -> Int? {
+        guard object >= 0, object < keyCache.count else { return nil }
+        let cached = keyCache[object]
+        if cached != 0 { return cached > 0 ? Int(cached) - 1 : nil }
+        var found: Int?
+        if let (kind, count, at) = header(object), kind == 0x5, count <= end - at {
+            let key = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
+            found = Self.fields.firstIndex { $0.count == count && $0.elementsEqual(key) }
+        }
+        keyCache[object] = found.map { Int8($0 + 1) } ?? -1
+        return found
     }
 
     // MARK: - Objects
@@ -172,6 +191,11 @@ struct BinaryChatLog {
             at += 1 + width
         }
         return (kind, count, at)
+    }
+
+    /// The object reference at `at` (inside the objects, checked).
+    private func reference(at: Int) -> Int? {
+        integer(at: at, width: referenceSize)
     }
 
     private func references(_ count: Int, at: Int) -> [Int]? {
@@ -221,23 +245,7 @@ struct BinaryChatLog {
             return String(decoding: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
         case 0x6:
             guard count <= (end - at) / 2 else { return nil }
-            var units: [UInt16] = []
-            units.reserveCapacity(count)
-            for index in 0..<count {
-                units.append(UInt16(bytes[at + 2 * index]) << 8 | UInt16(bytes[at + 2 * index + 1]))
-            }
-            var index = 0
-            while index < count {
-                let unit = units[index]
-                if UTF16.isLeadSurrogate(unit) {
-                    guard index + 1 < count, UTF16.isTrailSurrogate(units[index + 1]) else { return nil }
-                    index += 2
-                } else {
-                    guard !UTF16.isTrailSurrogate(unit) else { return nil }
-                    index += 1
-                }
-            }
-            return String(decoding: units, as: UTF16.self)
+            return Self.utf16(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 2 * count)]))
         default:
             return nil
         }

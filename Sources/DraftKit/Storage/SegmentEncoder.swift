@@ -163,20 +163,55 @@ struct SegmentEncoder {
         return offsets.count - 1
     }
 
-    /// A string object: ASCII when every character is, else UTF-16, big-endian.
+    /// A string object: ASCII when every character is, else UTF-16, big-endian,
+    /// transcoded from the string's UTF-8 in two passes (count the units, write them).
     private mutating func string(_ text: String) -> Int {
         let number = begin()
         var text = text
-        let ascii = text.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-            header(0x50, count: utf8.count)
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if !ascii {
-            let units = Array(text.utf16)
-            header(0x60, count: units.count)
-            for unit in units { append(UInt64(unit), width: 2) }
+        text.withUTF8 { utf8 in
+            // UTF-16 units: one for each scalar's first byte, two for a four-byte scalar.
+            var units = 0
+            var ascii = true
+            for byte in utf8 {
+                if byte >= 0x80 { ascii = false }
+                if byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+            }
+            guard !ascii else {
+                header(0x50, count: utf8.count)
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            header(0x60, count: units)
+            var index = 0
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                var scalar: UInt32
+                switch lead {
+                case ..<0x80:
+                    scalar = lead
+                    index += 1
+                case ..<0xE0:
+                    scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                    index += 2
+                case ..<0xF0:
+                    scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                    index += 3
+                default:
+                    scalar =
+                        (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
+                        | UInt32(utf8[index + 3] & 0x3F)
+                    index += 4
+                }
+                if scalar >= 0x10000 {
+                    scalar -= 0x10000
+                    let lead = 0xD800 | scalar >> 10
+                    bytes.append(UInt8(truncatingIfNeeded: lead >> 8))
+                    bytes.append(UInt8(truncatingIfNeeded: lead))
+                    scalar = 0xDC00 | scalar & 0x3FF
+                }
+                bytes.append(UInt8(truncatingIfNeeded: scalar >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: scalar))
+            }
         }
         return number
     }
