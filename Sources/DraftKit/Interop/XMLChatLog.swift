@@ -1,0 +1,199 @@
+import Foundation
+
+/// Reads an XML property list in the original design's shape (a dictionary of chat IDs to
+/// arrays of message dictionaries) in one pass over its bytes, building each message as
+/// its elements go by, without Foundation's decoder.
+///
+/// Foundation stays the authority: this reader takes only the plain form that
+/// `PropertyListSerialization`, `plistlib` and the original's `save()` write, and reads it
+/// as Foundation does. An XML declaration of version 1.0 in UTF-8, a `DOCTYPE` without an
+/// internal subset, `<plist>` (version 1.0), then a dictionary whose every value is a
+/// non-empty array of message dictionaries (or ``ChatLogFile/kindsKey``'s dictionary of
+/// strings), each message's keys all message fields holding `<string>`, `<real>`,
+/// `<integer>` or `<date>` as ``Message`` reads them; whitespace between elements; text
+/// in UTF-8 with the five named entities and character references. Anything else (a
+/// comment, CDATA, an attribute, a carriage return, a control character, another
+/// encoding, a value of another type, an empty element written short where it is not a
+/// string or a message, a repeated key, a number or date in a form Foundation may read otherwise) gives
+/// `nil`, and the caller decodes with Foundation instead (``ChatLogFile``), so the two
+/// never disagree on what they both read. It never traps on a file.
+struct XMLChatLog {
+    /// The chats, in key order, with their messages in file order.
+    var chats: [(chatID: String, messages: [Message])] = []
+    /// What the file's ``ChatLogFile/kindsKey`` holds: each chat ID's kind as named there.
+    var kindNames: [String: String] = [:]
+
+    /// Reads `data`; `nil` when it is not an XML property list this reader takes whole.
+    init?(_ data: Data) {
+        guard
+            let read = data.withUnsafeBytes({ raw -> XMLChatLog? in
+                var scanner = Scanner(bytes: raw)
+                return scanner.chatLog()
+            })
+        else { return nil }
+        self = read
+    }
+
+    private init(chats: [(chatID: String, messages: [Message])], kindNames: [String: String]) {
+        self.chats = chats
+        self.kindNames = kindNames
+    }
+
+    /// The fields' names in ``Message/CodingKeys`` order, as bytes.
+    private static let fields = Message.CodingKeys.allCases.map { Array($0.rawValue.utf8) }
+
+    /// One pass over the bytes; every read checks the end first. Its values (numbers,
+    /// dates, text) are read in `XMLChatLog+Values.swift`.
+    struct Scanner {
+        let bytes: UnsafeRawBufferPointer
+        var at = 0
+
+        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        /// The whole file: prolog, `<plist>`, the top dictionary, the end.
+        mutating func chatLog() -> XMLChatLog? {
+            guard prolog(), take("<dict>") else { return nil }
+            var named: [String: [Message]] = [:]
+            var kindNames: [String: String] = [:]
+            var sawKinds = false
+            while true {
+                skipSpace()
+                if take("</dict>") { break }
+                guard take("<key>"), let key = text(), take("</key>"), named[key] == nil else { return nil }
+                skipSpace()
+                if key == ChatLogFile.kindsKey, take("<dict>") {
+                    guard !sawKinds, let names = names() else { return nil }
+                    sawKinds = true
+                    kindNames = names
+                    continue
+                }
+                guard take("<array>"), let messages = messages() else { return nil }
+                named[key] = messages
+            }
+            skipSpace()
+            guard take("</plist>") else { return nil }
+            skipSpace()
+            guard at == bytes.count, !named.isEmpty else { return nil }
+            return XMLChatLog(chats: named.keys.sorted().map { ($0, named[$0] ?? []) }, kindNames: kindNames)
+        }
+
+        /// The declaration, the document type and `<plist>`: only the forms writers use.
+        mutating func prolog() -> Bool {
+            if take("<?xml version=\"1.0\"") {
+                _ = take(" encoding=\"UTF-8\"") || take(" encoding=\"utf-8\"")
+                _ = take(" standalone=\"yes\"") || take(" standalone=\"no\"")
+                guard take("?>") else { return false }
+            }
+            skipSpace()
+            if take("<!DOCTYPE ") {
+                // No internal subset: it could declare entities.
+                while at < bytes.count, bytes[at] != UInt8(ascii: ">") {
+                    guard bytes[at] != UInt8(ascii: "["), bytes[at] != UInt8(ascii: "<") else { return false }
+                    at += 1
+                }
+                guard take(">") else { return false }
+            }
+            skipSpace()
+            guard take("<plist>") || take("<plist version=\"1.0\">") else { return false }
+            skipSpace()
+            return true
+        }
+
+        /// A non-empty array's message dictionaries, after `<array>`, up to `</array>`.
+        mutating func messages() -> [Message]? {
+            var messages: [Message] = []
+            while true {
+                skipSpace()
+                if take("</array>") { break }
+                if take("<dict/>") {
+                    // A message of no fields: every field its default, as Foundation reads it.
+                    messages.append(Message(type: ""))
+                    continue
+                }
+                guard take("<dict>"), let message = message() else { return nil }
+                messages.append(message)
+            }
+            return messages.isEmpty ? nil : messages
+        }
+
+        /// A message, after `<dict>`, up to `</dict>`.
+        mutating func message() -> Message? {
+            var message = Message(type: "")
+            var seen = 0
+            while true {
+                skipSpace()
+                if take("</dict>") { return message }
+                guard take("<key>"), let field = field(), take("</key>"), seen & (1 << field) == 0 else { return nil }
+                seen |= 1 << field
+                skipSpace()
+                switch field {
+                case 9, 10:
+                    guard let value = number() else { return nil }
+                    if field == 9 { message.latitude = value } else { message.longitude = value }
+                case 11:
+                    guard let value = date() else { return nil }
+                    message.sentAt = value
+                default:
+                    guard let value = string() else { return nil }
+                    switch field {
+                    case 0: message.chatID = value
+                    case 1: message.messageID = value
+                    case 2: message.content = value
+                    case 3: message.target = value
+                    case 4: message.mineHead = value
+                    case 5: message.otherHead = value
+                    case 6: message.type = value
+                    case 7: message.filePath = value
+                    case 8: message.address = value
+                    default: message.sender = value
+                    }
+                }
+            }
+        }
+
+        /// ``ChatLogFile/kindsKey``'s dictionary of strings, after `<dict>`, up to `</dict>`.
+        mutating func names() -> [String: String]? {
+            var names: [String: String] = [:]
+            while true {
+                skipSpace()
+                if take("</dict>") { break }
+                guard take("<key>"), let key = text(), take("</key>"), names[key] == nil else { return nil }
+                skipSpace()
+                guard let value = string() else { return nil }
+                names[key] = value
+            }
+            return names.isEmpty ? nil : names
+        }
+
+        /// A message field's name (plain bytes, no entity), its index in ``fields``.
+        mutating func field() -> Int? {
+            let start = at
+            while at < bytes.count, bytes[at] != UInt8(ascii: "<") { at += 1 }
+            let name = UnsafeRawBufferPointer(rebasing: bytes[start..<at])
+            return XMLChatLog.fields.firstIndex { $0.count == name.count && $0.elementsEqual(name) }
+        }
+
+        /// `<string>…</string>` or `<string/>`.
+        mutating func string() -> String? {
+            if take("<string/>") { return "" }
+            guard take("<string>"), let value = text(), take("</string>") else { return nil }
+            return value
+        }
+
+        /// Steps over spaces, tabs and line feeds between elements.
+        mutating func skipSpace() {
+            while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == 0x0A { at += 1 }
+        }
+
+        /// Steps over `literal` when the bytes continue with it.
+        mutating func take(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count - at >= count else { return false }
+            let matches = literal.withUTF8Buffer { expected in
+                memcmp(bytes.baseAddress! + at, expected.baseAddress!, count) == 0
+            }
+            if matches { at += count }
+            return matches
+        }
+    }
+}
