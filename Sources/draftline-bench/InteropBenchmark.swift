@@ -154,12 +154,15 @@ extension Benchmark {
             guard let summary, summary.added > 0 else { throw BenchmarkError("nothing imported from \(arguments[1])") }
             let spent = history.timings
             let store = seconds - parse
-            let written = spent.encode + spent.write + spent.rename + spent.announce
+            let phases: [(String, Double)] = [
+                ("directories", spent.directories), ("files", spent.create), ("encode", spent.encode),
+                ("write", spent.write), ("rename", spent.rename), ("index", spent.announce), ("syncfs", spent.sync),
+            ]
+            let rest = store - phases.map(\.1).reduce(0, +)
             detail =
-                "read and parse \(format(seconds: parse)); store \(format(seconds: store)): encode "
-                + "\(format(seconds: spent.encode)), write \(format(seconds: spent.write)), rename "
-                + "\(format(seconds: spent.rename)), index \(format(seconds: spent.announce)), the rest "
-                + "(plan, syncfs) \(format(seconds: store - written))"
+                "read and parse \(format(seconds: parse)); store \(format(seconds: store)): "
+                + (phases + [("the rest (plan, look-ups)", rest)]).map { "\($0.0) \(format(seconds: $0.1))" }
+                .joined(separator: ", ")
         case ("export", 3):
             let history = try PropertyListHistory(directory: arguments[1])
             let output = try OutputPath(arguments[2], dataDirectory: arguments[1])

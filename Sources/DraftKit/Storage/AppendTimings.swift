@@ -11,9 +11,13 @@ public struct AppendTimings: Sendable {
     public var decode = 0.0
     /// Encoding the new messages' bytes.
     public var encode = 0.0
+    /// Making chats' directories (`mkdirat`).
+    public var directories = 0.0
+    /// Making a new segment's file (`openat` with `O_CREAT`, `fchmod`, `close`).
+    public var create = 0.0
     /// Writing them (`write`).
     public var write = 0.0
-    /// `fsync` or `fdatasync` of the segment.
+    /// `fsync` or `fdatasync` of the segment, or the `syncfs` that commits a bulk load.
     public var sync = 0.0
     /// Renaming a new segment into place and syncing its directory.
     public var rename = 0.0

@@ -238,12 +238,13 @@ final class Directory {
         timings: inout AppendTimings
     ) throws(FileError) {
         let made = Self.temporaryName("tmp")
-        guard let file = try temporary.open(made, access: .write, create: .new) else {
-            throw FileError("open", path: temporary.path(of: made), code: ENOENT)
+        let opened = try timings.measure(\.create) { () throws(FileError) in
+            try temporary.open(made, access: .write, create: .new)
         }
+        guard let file = opened else { throw FileError("open", path: temporary.path(of: made), code: ENOENT) }
         var closed = false
         do throws(FileError) {
-            try file.setMode(0o600)
+            try timings.measure(\.create) { () throws(FileError) in try file.setMode(0o600) }
             try timings.measure(\.write) { () throws(FileError) in
                 try Self.check(faults, "write", path(of: name))
                 try file.writeAll(data)
@@ -253,7 +254,7 @@ final class Directory {
                 if durable { try file.sync() }
             }
             closed = true
-            try file.closeChecked()
+            try timings.measure(\.create) { () throws(FileError) in try file.closeChecked() }
             try timings.measure(\.rename) { () throws(FileError) in try temporary.rename(made, to: name, in: self) }
         } catch {
             if !closed { file.close() }

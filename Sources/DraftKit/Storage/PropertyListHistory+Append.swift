@@ -11,7 +11,8 @@ extension PropertyListHistory {
     /// Segments that start with this append are written to `tmp/`, synced, renamed into
     /// place, and their directory synced. A last segment of an older form (or one whose
     /// references are too narrow) is decoded and written anew the same way. With `durable`
-    /// off nothing is synced (a bulk load that syncs once at the end); with `announce` off
+    /// off nothing is synced (a bulk load that syncs once at the end) and segments fill up
+    /// to ``bulkSegmentCapacity``; with `announce` off
     /// the journal is not told (a bulk load that no running process needs to see arrive).
     /// Returns what failed after the messages were stored: the journal or the chat list's
     /// index could not be written (each said once, until it works again).
@@ -25,7 +26,9 @@ extension PropertyListHistory {
         timings.appends += 1
         try Self.available { () throws(FileError) in
             try segments.lock.withLock { () throws(FileError) in
-                let folder = try directories.makeDirectory(of: chat, durable: durable)
+                let folder = try timings.measure(\.directories) { () throws(FileError) in
+                    try directories.makeDirectory(of: chat, durable: durable)
+                }
                 let lastNumber = segments.lastSegment(of: chat, in: folder)
                 var tail = lastNumber.flatMap { SegmentTail($0, in: folder, timings: &timings) }
                 // A last segment that cannot be extended in place is read whole (a damaged one
@@ -41,7 +44,9 @@ extension PropertyListHistory {
                 if tail == nil, let lastNumber { held = try readWhole(lastNumber) }
                 let last = tail.map { ($0.number, $0.layout.count) } ?? lastNumber.map { ($0, held?.count ?? 0) }
                 let plan = try AppendPlan(
-                    new, to: chat, last: last, capacity: segmentCapacity, announce: announce, path: folder.path)
+                    new, to: chat, last: last,
+                    capacity: durable ? segmentCapacity : max(segmentCapacity, bulkSegmentCapacity),
+                    announce: announce, path: folder.path)
                 // The count cache learns of the full segments this append moved past, once, at
                 // the end, as far as they are on disk (a failed write stops it there).
                 var onDisk = lastNumber ?? -1
@@ -65,7 +70,7 @@ extension PropertyListHistory {
                     onDisk = segment.number
                 }
                 onDisk = plan.parts.last?.number ?? onDisk
-                segments.noteLastSegment(chat, plan.parts.last?.number ?? 0, in: folder)
+                segments.noteLastSegment(chat, plan.parts.last?.number ?? 0, in: folder, linkFirst: durable)
                 // The messages are stored: a journal that cannot be written costs the other
                 // processes the live display of them; an index line, the chat's place in the
                 // list until it works again. Each is said once.

@@ -59,10 +59,15 @@ final class SegmentIndex {
     }
 
     /// Remembers a chat's last segment, and moves its `last` link when a new segment
-    /// started. A link that cannot be made only costs the next reader a probe.
-    func noteLastSegment(_ chat: ChatID, _ index: Int, in directory: Directory, temporary: Directory) {
+    /// started. A link that cannot be made only costs the next reader a probe. With
+    /// `linkFirst` off, a chat whose only segment is the first gets no link (a listing of
+    /// one file finds it): a bulk load of many small chats makes one file less for each.
+    func noteLastSegment(
+        _ chat: ChatID, _ index: Int, in directory: Directory, temporary: Directory, linkFirst: Bool = true
+    ) {
         let target = Self.name(index)
-        if directory.linkTarget("last") != target {
+        let link = directory.linkTarget("last")
+        if link != target && (index > 0 || link != nil || linkFirst) {
             try? directory.replaceLink("last", to: target, temporary: temporary)
         }
         lastSegmentHint[chat] = index

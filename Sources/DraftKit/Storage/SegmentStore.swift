@@ -120,8 +120,8 @@ final class SegmentStore {
     }
 
     /// Remembers a chat's last segment (``SegmentIndex/noteLastSegment(_:_:in:temporary:)``).
-    func noteLastSegment(_ chat: ChatID, _ number: Int, in directory: Directory) {
-        index.noteLastSegment(chat, number, in: directory, temporary: directories.temporary)
+    func noteLastSegment(_ chat: ChatID, _ number: Int, in directory: Directory, linkFirst: Bool = true) {
+        index.noteLastSegment(chat, number, in: directory, temporary: directories.temporary, linkFirst: linkFirst)
     }
 
     /// The count file of a chat.
