@@ -54,8 +54,8 @@ public struct Options: Equatable, Sendable {
                          [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
                draftline --tour [CHAPTER] [--tour-speed N]
-               draftline import FILE [--data-dir DIR]
-               draftline export FILE [--chat ID] [--data-dir DIR]
+               draftline [--data-dir DIR] import FILE
+               draftline [--data-dir DIR] export FILE [--chat ID]
                draftline --help | --version
 
         A terminal chat that keeps each conversation's unsent text (its draft) in
@@ -92,7 +92,8 @@ public struct Options: Equatable, Sendable {
         layout (chat IDs to arrays of message dictionaries, as UserDefaults keeps
         them) to the history; a message whose messageID is there already is skipped.
         export FILE writes the history (or one chat) in that layout, atomically,
-        mode 0600.
+        mode 0600. Their options (--data-dir, and --chat for export) go before or
+        after them.
 
         With standard input not a terminal, draftline reads one line per command or
         message, writes no prompt, and exits 0 at end of input (1 if a message could not
@@ -107,7 +108,9 @@ public struct Options: Equatable, Sendable {
           NO_COLOR           when set, write no colour
         """
 
-    /// Parses the arguments (without the program name).
+    /// Parses the arguments (without the program name). Options go before or after the
+    /// subcommand (`import`, `export`) and its FILE, as in git-like tools; a subcommand
+    /// takes only the options it uses.
     public init(parsing arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
         func value(for option: String) throws(UsageError) -> String {
@@ -116,15 +119,13 @@ public struct Options: Equatable, Sendable {
             }
             return value
         }
+        var subcommand: String?
+        var file: String?
         var exportChat: String?
-        if let command = rest.first, command == "import" || command == "export" {
-            rest.removeFirst()
-            guard let file = rest.popFirst(), !file.isEmpty, !file.hasPrefix("--") else {
-                throw UsageError("\(command) needs a FILE")
-            }
-            transfer = command == "import" ? .importing(file) : .exporting(file, chat: nil)
-        }
+        /// The options given, in order, each once: checked against the subcommand's.
+        var given: [String] = []
         while let argument = rest.popFirst() {
+            if argument.hasPrefix("-") { given.append(argument) }
             switch argument {
             case "--data-dir":
                 let path = try value(for: argument)
@@ -176,17 +177,40 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--demo-delay takes seconds from 0 to 3600, not \(Self.quoted(text))")
                 }
                 demoDelay = seconds
-            case "--chat":
-                guard case .exporting = transfer else { throw UsageError("--chat goes with export") }
-                exportChat = try value(for: argument)
+            case "--chat": exportChat = try value(for: argument)
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
-            case "import", "export":
-                throw UsageError("\(argument) comes first: draftline \(argument) FILE [--data-dir DIR]")
-            default: throw UsageError("unknown option \(Self.quoted(argument))")
+            default:
+                if let subcommand, file == nil, !argument.hasPrefix("--") {
+                    // The subcommand's FILE (which may start with one '-').
+                    guard !argument.isEmpty else { throw UsageError("\(subcommand) needs a FILE") }
+                    file = argument
+                    given.removeAll { $0 == argument }
+                } else if argument.hasPrefix("-") {
+                    throw UsageError("unknown option \(Self.quoted(argument))")
+                } else if let subcommand {
+                    throw UsageError("unexpected \(Self.quoted(argument)): \(subcommand) takes one FILE")
+                } else if argument == "import" || argument == "export" {
+                    subcommand = argument
+                } else {
+                    throw UsageError("unknown command \(Self.quoted(argument)): the commands are import and export")
+                }
             }
         }
-        if case .exporting(let file, _) = transfer { transfer = .exporting(file, chat: exportChat) }
+        // --help and --version answer whatever else the line says.
+        guard !showHelp && !showVersion else { return }
+        guard let subcommand else {
+            if exportChat != nil { throw UsageError("--chat goes with export") }
+            return
+        }
+        guard let file else { throw UsageError("\(subcommand) needs a FILE") }
+        let accepted = subcommand == "import" ? ["--data-dir"] : ["--data-dir", "--chat"]
+        if let other = given.first(where: { !accepted.contains($0) }) {
+            throw UsageError(
+                "\(other) does not go with \(subcommand), which takes "
+                    + accepted.joined(separator: " and "))
+        }
+        transfer = subcommand == "import" ? .importing(file) : .exporting(file, chat: exportChat)
     }
 
     /// The data directory: the option's, else `$XDG_DATA_HOME/draftline`, else
