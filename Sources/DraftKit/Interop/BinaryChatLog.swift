@@ -25,13 +25,19 @@ struct BinaryChatLog {
     private var referenceSize = 1
     /// The end of the objects (where the offset table starts).
     private var end = 0
-    /// Message keys by object number: the field's index plus one, or -1 for a key draftline
-    /// does not read, 0 when not yet read; a writer that shares equal strings names each
-    /// key once, and one that does not (Foundation's) costs a comparison of bytes a key.
-    private var keyCache: [Int8] = []
+    /// The fields' names in ``Message/CodingKeys`` order, each as its length and its first
+    /// sixteen bytes in two words (every name is shorter), compared as integers.
+    private static let fields = Message.CodingKeys.allCases.map { key in
+        Array(key.rawValue.utf8).withUnsafeBytes { words($0) } ?? (-1, 0, 0)
+    }
 
-    /// The fields' names in ``Message/CodingKeys`` order, as bytes.
-    private static let fields = Message.CodingKeys.allCases.map { Array($0.rawValue.utf8) }
+    /// A short string's length and its bytes in two words, zero-filled; `nil` past 16 bytes.
+    static func words(_ bytes: UnsafeRawBufferPointer) -> (count: Int, low: UInt64, high: UInt64)? {
+        guard bytes.count <= 16 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: bytes) }
+        return (bytes.count, words.0, words.1)
+    }
 
     /// Reads `data`; `nil` when it is not a binary property list this reader takes whole.
     init?(_ data: Data) {
@@ -56,7 +62,7 @@ struct BinaryChatLog {
             return
         }
         guard let root = dictionary(topObject) else { return nil }
-        var named: [String: [Message]] = [:]
+        var named: [String: [Int]] = [:]
         for (keyObject, valueObject) in root {
             guard let key = string(keyObject), named[key] == nil else { return nil }
             if key == ChatLogFile.kindsKey, let pairs = dictionary(valueObject) {
@@ -68,17 +74,24 @@ struct BinaryChatLog {
                 continue
             }
             // Only files whose every object it reads: a key of any other kind is Foundation's.
-            guard let elements = array(valueObject), !elements.isEmpty, let messages = messages(elements) else {
-                return nil
-            }
-            named[key] = messages
+            guard let elements = array(valueObject), !elements.isEmpty else { return nil }
+            named[key] = elements
         }
         guard !named.isEmpty else { return nil }
-        chats = named.keys.sorted().map { ($0, named[$0] ?? []) }
+        // The chats' messages on every core, each worker with a reader of its own.
+        let keys = named.keys.sorted()
+        let reader = self
+        let messages = Parallel.map(keys.count) { reader.messages(named[keys[$0]] ?? []) }
+        var chats: [(chatID: String, messages: [Message])] = []
+        for (key, read) in zip(keys, messages) {
+            guard let read else { return nil }
+            chats.append((key, read))
+        }
+        self.chats = chats
     }
 
     /// The messages of an array's elements, each a message dictionary.
-    private mutating func messages(_ elements: [Int]) -> [Message]? {
+    private func messages(_ elements: [Int]) -> [Message]? {
         var messages: [Message] = []
         messages.reserveCapacity(elements.count)
         for element in elements {
@@ -104,7 +117,6 @@ struct BinaryChatLog {
             objects <= (trailer - table) / offsetSize, table + objects * offsetSize == trailer
         else { return false }
         offsets.reserveCapacity(objects)
-        keyCache = [Int8](repeating: 0, count: objects)
         for number in 0..<objects {
             guard let offset = integer(at: table + number * offsetSize, width: offsetSize), offset >= 8, offset < table
             else { return false }
@@ -117,7 +129,7 @@ struct BinaryChatLog {
 
     /// A message from its dictionary object; `nil` where Foundation's reading is not
     /// certain to be the same.
-    private mutating func message(_ object: Int) -> Message? {
+    private func message(_ object: Int) -> Message? {
         guard let (kind, count, at) = header(object), kind == 0xD, count <= Int.max / 2,
             count <= (end - at) / referenceSize / 2
         else { return nil }
@@ -158,18 +170,13 @@ struct BinaryChatLog {
     }
 
     /// The field a key object names (its index in ``Message/CodingKeys``); `nil` for any
-    /// other key or object.
-    private mutating func field(_ object: Int) -> Int? {
-        guard object >= 0, object < keyCache.count else { return nil }
-        let cached = keyCache[object]
-        if cached != 0 { return cached > 0 ? Int(cached) - 1 : nil }
-        var found: Int?
-        if let (kind, count, at) = header(object), kind == 0x5, count <= end - at {
-            let key = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
-            found = Self.fields.firstIndex { $0.count == count && $0.elementsEqual(key) }
-        }
-        keyCache[object] = found.map { Int8($0 + 1) } ?? -1
-        return found
+    /// other key or object. Compared as two words and a length: a writer that shares no
+    /// string (Foundation's) makes every message name its keys again.
+    private func field(_ object: Int) -> Int? {
+        guard let (kind, count, at) = header(object), kind == 0x5, count <= end - at,
+            let key = Self.words(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)]))
+        else { return nil }
+        return Self.fields.firstIndex { $0.count == key.count && $0.low == key.low && $0.high == key.high }
     }
 
     // MARK: - Objects

@@ -50,31 +50,59 @@ struct XMLChatLog {
 
         init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-        /// The whole file: prolog, `<plist>`, the top dictionary, the end.
+        /// The whole file: prolog, `<plist>`, the top dictionary, the end. A first pass finds
+        /// each chat's array (its end is the first `</array>` after it: text holds no `<`,
+        /// and a message holds no array); the arrays are then read on every core.
         mutating func chatLog() -> XMLChatLog? {
             guard prolog(), take("<dict>") else { return nil }
-            var named: [String: [Message]] = [:]
+            var arrays: [(key: String, bytes: Range<Int>)] = []
+            var keys: Set<String> = []
             var kindNames: [String: String] = [:]
-            var sawKinds = false
             while true {
                 skipSpace()
                 if take("</dict>") { break }
-                guard take("<key>"), let key = text(), take("</key>"), named[key] == nil else { return nil }
+                guard take("<key>"), let key = text(), take("</key>"), keys.insert(key).inserted else { return nil }
                 skipSpace()
                 if key == ChatLogFile.kindsKey, take("<dict>") {
-                    guard !sawKinds, let names = names() else { return nil }
-                    sawKinds = true
+                    guard let names = names() else { return nil }
                     kindNames = names
                     continue
                 }
-                guard take("<array>"), let messages = messages() else { return nil }
-                named[key] = messages
+                guard take("<array>"), let end = end(of: "</array>") else { return nil }
+                arrays.append((key, at..<end))
+                at = end
             }
             skipSpace()
             guard take("</plist>") else { return nil }
             skipSpace()
-            guard at == bytes.count, !named.isEmpty else { return nil }
-            return XMLChatLog(chats: named.keys.sorted().map { ($0, named[$0] ?? []) }, kindNames: kindNames)
+            guard at == bytes.count, !arrays.isEmpty else { return nil }
+            let file = bytes
+            let read = Parallel.map(arrays.count) { index -> [Message]? in
+                var scanner = Scanner(bytes: UnsafeRawBufferPointer(rebasing: file[arrays[index].bytes]))
+                guard let messages = scanner.messages(), scanner.at == scanner.bytes.count else { return nil }
+                return messages
+            }
+            var chats: [(chatID: String, messages: [Message])] = []
+            for (array, messages) in zip(arrays, read) {
+                guard let messages else { return nil }
+                chats.append((array.key, messages))
+            }
+            return XMLChatLog(chats: chats.sorted { $0.chatID < $1.chatID }, kindNames: kindNames)
+        }
+
+        /// Where the first `tag` from here ends; `nil` when there is none.
+        func end(of tag: StaticString) -> Int? {
+            guard let base = bytes.baseAddress else { return nil }
+            var from = at
+            while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "<")), bytes.count - from) {
+                let start = base.distance(to: UnsafeRawPointer(found))
+                let length = tag.utf8CodeUnitCount
+                if bytes.count - start >= length, memcmp(base + start, tag.utf8Start, length) == 0 {
+                    return start + length
+                }
+                from = start + 1
+            }
+            return nil
         }
 
         /// The declaration, the document type and `<plist>`: only the forms writers use.

@@ -234,7 +234,7 @@ final class Directory {
     /// Replaces `name` with `data` (``replace(_:with:temporary:durable:faults:)``), adding
     /// the time of each step to `timings`.
     func replace(
-        _ name: String, with data: Data, temporary: Directory, durable: Bool, faults: FaultInjector?,
+        _ name: String, with data: some ContiguousBytes, temporary: Directory, durable: Bool, faults: FaultInjector?,
         timings: inout AppendTimings
     ) throws(FileError) {
         let made = Self.temporaryName("tmp")

@@ -51,7 +51,7 @@ extension PropertyListHistory {
                 // the end, as far as they are on disk (a failed write stops it there).
                 var onDisk = lastNumber ?? -1
                 defer { segments.countFile(in: folder).add(plan.movedPast.filter { $0.index <= onDisk }) }
-                var whole: [(number: Int, messages: [Message])] = []
+                var whole: [(number: Int, messages: ArraySlice<Message>)] = []
                 for part in plan.parts {
                     if let extended = tail, part.number == extended.number {
                         tail = nil
@@ -62,7 +62,7 @@ extension PropertyListHistory {
                         }
                         held = try readWhole(part.number)
                     }
-                    whole.append((part.number, (part.held > 0 ? held ?? [] : []) + part.added))
+                    whole.append((part.number, part.held > 0 ? (held ?? []) + part.added : part.added))
                 }
                 let encoded = timings.measure(\.encode) { SegmentCodec.encode(whole.map(\.messages)) }
                 for (segment, data) in zip(whole, encoded) {

@@ -22,19 +22,8 @@ enum SegmentCodec {
 
     /// Segments as binary property lists that sends can extend (``SegmentEncoder``). Many at
     /// once (a bulk append) are encoded on every core.
-    static func encode(_ segments: [[Message]]) -> [Data] {
-        guard segments.count >= 2 else { return segments.map { Data(SegmentEncoder.segment($0)) } }
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        var results = [Data](repeating: Data(), count: segments.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for item in stride(from: worker, to: segments.count, by: workers) {
-                    slots[item] = Data(SegmentEncoder.segment(segments[item]))
-                }
-            }
-        }
-        return results
+    static func encode(_ segments: [ArraySlice<Message>]) -> [[UInt8]] {
+        Parallel.map(segments.count) { SegmentEncoder.segment(segments[$0]) }
     }
 }
 

@@ -30,7 +30,7 @@ struct SegmentEncoder {
     static let offsetSize = 4
 
     /// The bytes of a new segment holding `messages`.
-    static func segment(_ messages: [Message]) -> [UInt8] {
+    static func segment(_ messages: ArraySlice<Message>) -> [UInt8] {
         var encoder = SegmentEncoder(base: 0, offsets: [])
         encoder.bytes = Array("bplist00".utf8)
         let references = encoder.add(messages, referenceSize: referenceSize)
@@ -106,7 +106,7 @@ struct SegmentEncoder {
 
     /// Adds the coding keys once and each message's dictionary; returns the dictionaries'
     /// object numbers.
-    private mutating func add(_ messages: [Message], referenceSize: Int) -> [Int] {
+    private mutating func add(_ messages: some Collection<Message>, referenceSize: Int) -> [Int] {
         // Room ahead, growing geometrically: an export adds chat after chat to one encoder.
         let fields = Message.CodingKeys.allCases.count
         let byteNeed = bytes.count + 64 * fields * (messages.count + 1)
@@ -182,35 +182,44 @@ struct SegmentEncoder {
                 return
             }
             header(0x60, count: units)
-            var index = 0
-            while index < utf8.count {
-                let lead = UInt32(utf8[index])
-                var scalar: UInt32
-                switch lead {
-                case ..<0x80:
-                    scalar = lead
-                    index += 1
-                case ..<0xE0:
-                    scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
-                    index += 2
-                case ..<0xF0:
-                    scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
-                    index += 3
-                default:
-                    scalar =
-                        (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
-                        | UInt32(utf8[index + 3] & 0x3F)
-                    index += 4
+            // The units are written into room made for them at once, not a byte at a time.
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: 2 * units))
+            bytes.withUnsafeMutableBufferPointer { output in
+                var at = start
+                func put(_ unit: UInt32) {
+                    output[at] = UInt8(truncatingIfNeeded: unit >> 8)
+                    output[at + 1] = UInt8(truncatingIfNeeded: unit)
+                    at += 2
                 }
-                if scalar >= 0x10000 {
-                    scalar -= 0x10000
-                    let lead = 0xD800 | scalar >> 10
-                    bytes.append(UInt8(truncatingIfNeeded: lead >> 8))
-                    bytes.append(UInt8(truncatingIfNeeded: lead))
-                    scalar = 0xDC00 | scalar & 0x3FF
+                var index = 0
+                while index < utf8.count {
+                    let lead = UInt32(utf8[index])
+                    var scalar: UInt32
+                    switch lead {
+                    case ..<0x80:
+                        scalar = lead
+                        index += 1
+                    case ..<0xE0:
+                        scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                        index += 2
+                    case ..<0xF0:
+                        scalar =
+                            (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                        index += 3
+                    default:
+                        scalar =
+                            (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                            | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                        index += 4
+                    }
+                    if scalar >= 0x10000 {
+                        scalar -= 0x10000
+                        put(0xD800 | scalar >> 10)
+                        scalar = 0xDC00 | scalar & 0x3FF
+                    }
+                    put(scalar)
                 }
-                bytes.append(UInt8(truncatingIfNeeded: scalar >> 8))
-                bytes.append(UInt8(truncatingIfNeeded: scalar))
             }
         }
         return number

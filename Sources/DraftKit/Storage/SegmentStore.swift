@@ -101,12 +101,13 @@ final class SegmentStore {
 
     /// Writes one segment (``Directory/replace(_:with:temporary:durable:faults:)``).
     func write(_ messages: [Message], to directory: Directory, _ number: Int, durable: Bool = true) throws(FileError) {
-        try replace(number, in: directory, with: SegmentCodec.encode([messages])[0], durable: durable)
+        try replace(number, in: directory, with: SegmentEncoder.segment(messages[...]), durable: durable)
     }
 
     /// Replaces one segment with encoded bytes, adding the time of each step to `timings`.
     func replace(
-        _ number: Int, in directory: Directory, with data: Data, durable: Bool, timings: inout AppendTimings
+        _ number: Int, in directory: Directory, with data: some ContiguousBytes, durable: Bool,
+        timings: inout AppendTimings
     ) throws(FileError) {
         try directory.replace(
             SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable, faults: faults,
@@ -114,7 +115,11 @@ final class SegmentStore {
     }
 
     /// Replaces one segment with encoded bytes.
-    func replace(_ number: Int, in directory: Directory, with data: Data, durable: Bool) throws(FileError) {
+    func replace(
+        _ number: Int, in directory: Directory, with data: some ContiguousBytes, durable: Bool
+    )
+        throws(FileError)
+    {
         var ignored = AppendTimings()
         try replace(number, in: directory, with: data, durable: durable, timings: &ignored)
     }
