@@ -65,9 +65,10 @@ public struct Options: Equatable, Sendable {
         options:
           --data-dir DIR     keep history in DIR (default: $XDG_DATA_HOME/draftline,
                              else ~/.local/share/draftline)
-          --as KEY           be the user KEY (default: me): two draftlines on one data
-                             directory, started --as alice and --as bob, talk to
-                             each other live
+          --as KEY           be the user KEY (default: me), a contact (a demo one or
+                             one in DIR/contacts.plist) so others can open the chat:
+                             two draftlines on one data directory, started --as
+                             alice and --as bob, talk to each other live
           --demo             the demo contacts (alice, bob, carol, dmitri, mei)
                              answer each message, to watch one arrive while typing
           --demo-delay S     they answer after S seconds (default 2)

@@ -66,8 +66,14 @@ enum Draftline {
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.failure
         }
-        // The trace file first: a path it cannot use is a usage error that changes nothing,
-        // not even by making the data directory.
+        // Who the user is, then the trace file: an identity nobody can open a chat with, or a
+        // path the trace cannot use, is a usage error that changes nothing, not even by
+        // making the data directory.
+        if options.transfer == nil,
+            let problem = IdentityCheck.problemBeforeOpening(with: options.identity, dataDirectory: path)
+        {
+            return refuse(problem)
+        }
         var trace: TraceFile?
         if let tracePath = options.traceFile, options.transfer == nil {
             do {
@@ -86,6 +92,12 @@ enum Draftline {
                 }
             }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
+            if IdentityCheck.needsContacts(options.identity),
+                let problem = IdentityCheck.problem(
+                    with: options.identity, contacts: data.loadContacts(), dataDirectory: path)
+            {
+                return refuse(problem)
+            }
             // A pinned clock: IDs numbered by a run claimed from the data directory.
             let idSuffix: Outbox.IDSuffix =
                 pinned == nil
@@ -126,6 +138,12 @@ enum Draftline {
         }
         let live = Live(frontend: frontend, feed: feed, console: console, waiter: InputWaiter())
         return PipeREPL(frontend: frontend, strict: options.strict, live: live, console: console).run()
+    }
+
+    /// A command line that cannot run: one line, and the usage status.
+    private static func refuse(_ problem: String) -> Int32 {
+        Console.write("draftline: \(TerminalText.visible(problem, keepNewlines: false))\n", to: .error)
+        return ExitStatus.usage
     }
 
     private enum Failure: Error, CustomStringConvertible {

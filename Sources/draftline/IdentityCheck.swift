@@ -1,0 +1,39 @@
+import DraftKit
+import DraftlineREPL
+import Foundation
+
+/// `--as KEY` must name someone the other side can `/open`: `me`, or a contact of the
+/// data directory (the demo contacts and `contacts.plist`). Any other identity would make
+/// chats that nobody else can open (SPEC §4: two processes are started as two people; §5:
+/// an unknown user gets a clear message), so draftline refuses it, in one line that names
+/// the users there are and how to add one.
+enum IdentityCheck {
+    /// How many users the refusal names before it counts the rest.
+    static let namesShown = 12
+
+    /// Before anything is written: why `identity` cannot be used with the data directory
+    /// at `path` (only read; a missing one has the demo contacts), or `nil` when it can or
+    /// when its contacts cannot be read (then opening the directory says why, and
+    /// ``problem(with:contacts:dataDirectory:)`` is asked again after it).
+    static func problemBeforeOpening(with identity: GlobalKey, dataDirectory path: String) -> String? {
+        guard needsContacts(identity) else { return nil }
+        let book = FileManager.default.fileExists(atPath: path) ? ContactBook.load(directory: path) : ContactBook()
+        return book.problem == nil ? problem(with: identity, contacts: book, dataDirectory: path) : nil
+    }
+
+    /// Whether `identity` is one only the data directory's contacts can vouch for.
+    static func needsContacts(_ identity: GlobalKey) -> Bool {
+        identity != .me && !ContactBook.demo.contains { $0.key == identity }
+    }
+
+    /// Why `identity` is not a user of these contacts, or `nil` when it is.
+    static func problem(with identity: GlobalKey, contacts book: ContactBook, dataDirectory path: String) -> String? {
+        guard needsContacts(identity), book[identity] == nil else { return nil }
+        let known = (book.keys + [.me]).map(\.rawValue).sorted()
+        var names = known.prefix(namesShown).joined(separator: ", ")
+        if known.count > namesShown { names += " and \(known.count - namesShown) more" }
+        let unusable = book.problem.map { " (\($0))" } ?? ""
+        return "--as '\(identity)': no such user here; the users are \(names)\(unusable). "
+            + "To be someone else, add them to \(path)/contacts.plist (an array of {global_key, name})"
+    }
+}
