@@ -125,4 +125,40 @@ struct BinaryChatLogTests {
         #expect(foundation.kinds["tweet_9"] == .thread && foundation.kinds["user3"] == .privateChat)
         #expect(try ChatLogFile(data: data).kinds == foundation.kinds)
     }
+
+    /// The chat list's reading: a segment's last message alone, from the object table, as
+    /// Foundation's decoder reads it, in a segment written whole, extended by sends, empty,
+    /// or damaged.
+    @Test func aSegmentsLastMessageIsReadAsFoundationReadsIt() throws {
+        let messages = try #require(Self.file["user7"] as? [[String: Any]]).map(Message.init(dictionary:))
+        var bytes = SegmentEncoder.segment(messages[0..<3])
+        func foundationLast(_ bytes: [UInt8]) -> Message?? {
+            (try? PropertyListInput.decode([Message].self, from: Data(bytes))).map { $0.last }
+        }
+        #expect(BinaryChatLog.lastMessage(Data(bytes)) == .some(messages[2]))
+        for next in messages[3...] {
+            let layout = try #require(SegmentLayout(bytes))
+            bytes += try #require(SegmentEncoder.append([next], to: layout))
+            #expect(BinaryChatLog.lastMessage(Data(bytes)) == .some(next))
+            #expect(foundationLast(bytes) == .some(next))
+        }
+        #expect(BinaryChatLog.lastMessage(Data(SegmentEncoder.segment([]))) == .some(nil))
+        var generator = SeededGenerator(seed: 0x1A57)
+        var compared = 0
+        for _ in 0..<1500 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
+            // Where both read it, they agree; the reader may read a last message whose
+            // segment is damaged elsewhere (the chat's own reading sets that aside).
+            guard let own = BinaryChatLog.lastMessage(Data(damaged)), let foundation = foundationLast(damaged) else {
+                continue
+            }
+            compared += 1
+            #expect(own == foundation, "reader and Foundation disagree on a damaged segment's last message")
+        }
+        #expect(compared > 50)
+    }
 }

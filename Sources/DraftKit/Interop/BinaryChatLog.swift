@@ -20,11 +20,11 @@ struct BinaryChatLog {
     var kindNames: [String: String] = [:]
 
     /// The file's bytes, borrowed for the reading only (``init?(_:)``).
-    private let bytes: UnsafeRawBufferPointer
+    let bytes: UnsafeRawBufferPointer
     private var offsets: [Int] = []
     private var referenceSize = 1
     /// The end of the objects (where the offset table starts).
-    private var end = 0
+    var end = 0
     /// The fields' names in ``Message/CodingKeys`` order, each as its length and its first
     /// sixteen bytes in two words (every name is shorter), compared as integers.
     private static let fields = Message.CodingKeys.allCases.map { key in
@@ -41,7 +41,7 @@ struct BinaryChatLog {
 
     /// Reads `data`; `nil` when it is not a binary property list this reader takes whole.
     init?(_ data: Data) {
-        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, segment: false) }) else { return nil }
+        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, reading: .file) }) else { return nil }
         chats = read.chats
         kindNames = read.kindNames
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -50,13 +50,35 @@ struct BinaryChatLog {
     /// The messages of a segment (an array of message dictionaries at the top), read the
     /// same way; `nil` where Foundation's decoder must decide.
     static func segment(_ data: Data) -> [Message]? {
-        data.withUnsafeBytes { BinaryChatLog(bytes: $0, segment: true)?.chats.first?.messages }
+        data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment)?.chats.first?.messages }
     }
 
-    private init?(bytes: UnsafeRawBufferPointer, segment: Bool) {
+    /// The last message of a segment, the others not read; `.some(nil)` for an empty
+    /// segment, `nil` where Foundation's decoder must decide.
+    static func lastMessage(_ data: Data) -> Message?? {
+        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, reading: .lastMessage) }) else { return nil }
+        return .some(read.chats.first?.messages.last)
+    }
+
+    /// What a reading takes: a whole file of chats, a segment's messages, or its last one.
+    private enum Reading {
+        case file, segment, lastMessage
+    }
+
+    private init?(bytes: UnsafeRawBufferPointer, reading: Reading) {
         self.bytes = bytes
         guard readTable() else { return nil }
-        if segment {
+        if reading == .lastMessage {
+            guard let elements = array(topObject) else { return nil }
+            guard let last = elements.last else {
+                chats = [("", [])]
+                return
+            }
+            guard let message = message(last) else { return nil }
+            chats = [("", [message])]
+            return
+        }
+        if reading == .segment {
             guard let elements = array(topObject), let messages = messages(elements) else { return nil }
             chats = [("", messages)]
             return
@@ -183,7 +205,7 @@ struct BinaryChatLog {
 
     /// An object's marker and where its contents start, with its count (from the marker's
     /// low nibble, or the integer after it).
-    private func header(_ object: Int) -> (kind: UInt8, count: Int, at: Int)? {
+    func header(_ object: Int) -> (kind: UInt8, count: Int, at: Int)? {
         guard object >= 0, object < offsets.count else { return nil }
         let start = offsets[object]
         let marker = bytes[start]
@@ -228,34 +250,6 @@ struct BinaryChatLog {
             let all = references(2 * count, at: at)
         else { return nil }
         return (0..<count).map { (all[$0], all[count + $0]) }
-    }
-
-    /// A string object (ASCII, or UTF-16 whose surrogates pair up); `nil` for anything else.
-    private func string(_ object: Int) -> String? {
-        guard let (kind, count, at) = header(object) else { return nil }
-        switch kind {
-        case 0x5:
-            guard count <= end - at else { return nil }
-            let slice = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
-            // Eight bytes at a time: a segment may hold one message of many megabytes.
-            var index = 0
-            while index + 8 <= count {
-                guard slice.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
-                    return nil
-                }
-                index += 8
-            }
-            while index < count {
-                guard slice[index] < 0x80 else { return nil }
-                index += 1
-            }
-            return String(decoding: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-        case 0x6:
-            guard count <= (end - at) / 2 else { return nil }
-            return Self.utf16(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 2 * count)]))
-        default:
-            return nil
-        }
     }
 
     /// A real (4 or 8 bytes) or an integer (1, 2, 4 or 8 bytes) as a `Double`.

@@ -14,8 +14,10 @@ enum SegmentCodec {
 
     /// The last message in a segment's bytes, the ones before it stepped over without
     /// decoding a field; `.some(nil)` for an empty segment, `nil` when the bytes are not a
-    /// segment.
+    /// segment. Read from the object table (``BinaryChatLog/lastMessage(_:)``) where that
+    /// reads it as Foundation does; by the decoder otherwise.
     static func lastMessage(_ data: Data) -> Message?? {
+        if let last = BinaryChatLog.lastMessage(data) { return last }
         guard let decoded = try? PropertyListInput.decode(LastMessage.self, from: data) else { return nil }
         return .some(decoded.message)
     }

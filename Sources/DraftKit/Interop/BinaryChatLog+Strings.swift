@@ -1,5 +1,33 @@
-/// Strings of a binary property list written in UTF-16 (``BinaryChatLog``).
+/// String objects of a binary property list, ASCII or UTF-16 (``BinaryChatLog``).
 extension BinaryChatLog {
+    /// A string object (ASCII, or UTF-16 whose surrogates pair up); `nil` for anything else.
+    func string(_ object: Int) -> String? {
+        guard let (kind, count, at) = header(object) else { return nil }
+        switch kind {
+        case 0x5:
+            guard count <= end - at else { return nil }
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
+            // Eight bytes at a time: a segment may hold one message of many megabytes.
+            var index = 0
+            while index + 8 <= count {
+                guard slice.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
+                    return nil
+                }
+                index += 8
+            }
+            while index < count {
+                guard slice[index] < 0x80 else { return nil }
+                index += 1
+            }
+            return String(decoding: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        case 0x6:
+            guard count <= (end - at) / 2 else { return nil }
+            return Self.utf16(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 2 * count)]))
+        default:
+            return nil
+        }
+    }
+
     /// Big-endian UTF-16 as a string, transcoded straight to UTF-8; `nil` when a surrogate
     /// does not pair up (Foundation's decoder does not read those the same way).
     static func utf16(_ units: UnsafeRawBufferPointer) -> String? {
