@@ -78,6 +78,8 @@ public struct Presenter {
                 undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack" : nil,
             ].compactMap { $0 }.joined(separator: " and ")
             return [info("\(what) would be forgotten: Ctrl-D again (or /quit) quits; anything else carries on")]
+        case .keptOverRecall(let kept, let target, let here):
+            return [info(keptOverRecall(kept.text, target: target, here: here))]
         case .setAside(let cause, let count):
             return [info(setAside(cause, count: count))]
         case .expectationMet(let expectation):
@@ -171,6 +173,22 @@ public struct Presenter {
         let media = event.draft.attachments.count
         return "trace: \(event.kind.rawValue) \(event.key?.rawValue ?? "(line)") (\(cause(event.cause)))\(text)"
             + (media > 0 ? ", \(media) attached" : "")
+    }
+
+    /// The one line that says where the text a recalled command replaced is kept, and how
+    /// to see it again.
+    private func keptOverRecall(_ text: String, target: InputTarget, here: Bool) -> String {
+        let quoted = "\"\(Self.flat(Self.preview(text, length: 30)))\""
+        guard !here else {
+            return "your text is kept as this chat's draft: \(quoted); it is back in the line once a command runs here"
+        }
+        let command: String
+        switch target {
+        case .privateChat(let user): command = "/open \(user)"
+        case .comment(let kind, let id, let replyTo):
+            command = "/comment \(kind.rawValue) \(id)" + (replyTo.map { " @\($0)" } ?? "")
+        }
+        return "your text is kept as the draft for \(target.draftKey): \(quoted); \(command) brings it back"
     }
 
     /// The one line that says text went on the undo stack without the user asking.

@@ -15,3 +15,15 @@ extension PseudoTerminal {
         return try waitForExit()
     }
 }
+
+extension PseudoTerminal {
+    /// `^X d` above the edit line, and waits for the prompt again: the draft map, the undo
+    /// stack and the edit line as they are (its last line is `edit line: "…"  cursor n`).
+    public func drafts(prompt: String) throws -> String {
+        try send("\u{18}d")
+        let shown = try waitFor("edit line: ")
+        let line = try waitFor("\r\n")
+        try waitFor(prompt)
+        return shown + "edit line: " + line
+    }
+}

@@ -51,6 +51,9 @@ struct LineRead {
     var setAsideCauses: [DraftEvent.Cause] = []
     /// Draft events of moves made on the way that no report carried yet, for the trace.
     var traced: [Report] = []
+    /// What a recall replaced that was kept as the target's draft: one line says where it
+    /// is when the next edit line does not show it.
+    var keptOverRecall: TextDraft?
 
     init(
         given: TextDraft, ending: InputEvent, recalledOver: [TextDraft], question: Navigator.Question?,

@@ -48,6 +48,10 @@ public enum Report: Equatable, Sendable {
     /// Ctrl-D with this many drafts in memory and entries on the undo stack, all of which
     /// quitting forgets: a second one (or `/quit`) quits.
     case quitPending(drafts: Int, undo: Int)
+    /// What the line held before a history recall is now the target's draft (the recalled
+    /// command ran or failed over it), and the next edit line does not show it; `here`
+    /// when the target is still on screen.
+    case keptOverRecall(TextDraft, target: InputTarget, here: Bool)
     /// Text went on the undo stack without the user asking (`count` pieces, the first
     /// because of `because`): `/undo` brings it back.
     case setAside(because: DraftEvent.Cause, count: Int)

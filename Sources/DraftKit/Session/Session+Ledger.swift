@@ -87,6 +87,7 @@ extension Session {
             return reports
         }
         var reports = keep(first, as: target, because: .keptOverRecall, &read)
+        read.keptOverRecall = first
         for later in read.recalledOver.dropFirst() where !read.recalledHeld(later, by: first.text) {
             reports += setAside(later, from: .draft(target.draftKey), .replacedByRecall, &read)
         }

@@ -102,6 +102,16 @@ extension Session {
             line = TextDraft(text: "")
         }
         pendingLine = nil
+        // Text kept as a draft over a recall, out of sight (the command failed and is back in
+        // the line, or went elsewhere): one line says where it is.
+        if let kept = read.keptOverRecall, let target = read.target,
+            drafts.text(for: target.draftKey)?.text == kept.text
+        {
+            let here = screen.target == target && navigator.question == nil
+            if !here || line.text != kept.text {
+                reports.append(.keptOverRecall(kept, target: target, here: here))
+            }
+        }
         return reports
     }
 }
