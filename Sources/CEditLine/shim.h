@@ -169,15 +169,24 @@ static inline int dl_el_set_edit_signals(EditLine *el, int isig) {
     return el_set(el, EL_SETTY, "-d", isig ? "+isig" : "-isig", NULL);
 }
 
-/// `el_set(el, EL_SETTY, "-x", "+noflsh", NULL)`: between reads (libedit's cooked mode,
-/// where Ctrl-C is still a signal), the terminal keeps the keys typed ahead when an
-/// interrupt arrives instead of flushing them.
-static inline int dl_el_keep_input_on_signals(EditLine *el) {
-    return el_set(el, EL_SETTY, "-x", "+noflsh", NULL);
+/// `el_set(el, EL_SETTY, "-x", "-icanon", "-echo", "-echonl", "-iexten", "-isig", "+inlcr",
+/// "min=^A", "time=^@", NULL)`: libedit's mode between two reads (its "execute" mode,
+/// which `el_wgets` puts the terminal in when it returns) takes keys as the edit mode does:
+/// one at a time, not echoed, Ctrl-C, Ctrl-Z and Ctrl-\ as keys, the same line-end mapping
+/// (`inlcr`, `icrnl` as libedit's edit mode has them), `VMIN` 1 and `VTIME` 0. Keys typed
+/// while no line is read then wait in the terminal's queue for the next read, exactly as
+/// typed; the line discipline never edits them (a Ctrl-U, a Backspace) or takes a Ctrl-D
+/// as its end of file. Output keeps the user's processing (libedit sets `opost` and `onlcr`
+/// in both modes), so `\n` still returns the carriage. The user's own settings come back
+/// only with `el_end` (and wherever draftline puts them back itself: suspend, signals).
+static inline int dl_el_keep_edit_mode_between_reads(EditLine *el) {
+    return el_set(el, EL_SETTY, "-x", "-icanon", "-echo", "-echonl", "-iexten", "-isig", "+inlcr", "min=^A",
+                  "time=^@", NULL);
 }
 
-/// `el_set(el, EL_PREP_TERM, flag)`: put the terminal in the editor's raw mode (1) or
-/// back in the mode it had (0), as libedit does around each read.
+/// `el_set(el, EL_PREP_TERM, flag)`: put the terminal in libedit's edit mode (1) or its
+/// execute mode (0), as libedit does around each read; libedit's own record of which mode
+/// the terminal is in follows.
 static inline int dl_el_prepare_terminal(EditLine *el, int flag) {
     return el_set(el, EL_PREP_TERM, flag);
 }

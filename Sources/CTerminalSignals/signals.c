@@ -23,6 +23,43 @@ static void on_termination(int signal) {
     _exit(128 + signal);
 }
 
+/// Whether two sets of terminal settings are the same: flags and control characters.
+static int same_settings(const struct termios *a, const struct termios *b) {
+    if (a->c_iflag != b->c_iflag || a->c_oflag != b->c_oflag || a->c_cflag != b->c_cflag
+        || a->c_lflag != b->c_lflag)
+        return 0;
+    for (int i = 0; i < NCCS; i++)
+        if (a->c_cc[i] != b->c_cc[i]) return 0;
+    return 1;
+}
+
+static int install(int signal, void (*handler)(int));
+
+static void on_stop(int signal) {
+    int saved_errno = errno;
+    struct termios was;
+    int have_was = tcgetattr(STDIN_FILENO, &was) == 0;
+    if (have_saved) tcsetattr(STDIN_FILENO, TCSADRAIN, &saved);
+    // Stop as the default action would; this returns when the process is continued.
+    struct sigaction stop;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    sigaction(signal, &stop, NULL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, signal);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(signal);
+    install(signal, on_stop);
+    // Continued. If nothing has set the terminal up since (libedit's own SIGCONT handler
+    // does while it reads a line), it gets back the settings it had when stopped.
+    struct termios now;
+    if (have_was && have_saved && tcgetattr(STDIN_FILENO, &now) == 0 && same_settings(&now, &saved))
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &was);
+    errno = saved_errno;
+}
+
 static int install(int signal, void (*handler)(int)) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -39,6 +76,7 @@ int dl_signals_install(void) {
     if (install(SIGWINCH, on_interrupt) != 0) return -1;
     if (install(SIGTERM, on_termination) != 0) return -1;
     if (install(SIGHUP, on_termination) != 0) return -1;
+    if (install(SIGTSTP, on_stop) != 0) return -1;
     return 0;
 }
 

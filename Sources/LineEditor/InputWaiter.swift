@@ -40,6 +40,15 @@ public final class InputWaiter {
     /// Signals taken from the pipe that no wait has handed out yet.
     private var pending: Signals = []
 
+    /// Between reads, where the interrupt key is a key like any other (the line editor
+    /// keeps the terminal in its own mode): takes the keys typed ahead and says whether the
+    /// interrupt key was among them, taking it out (`nil`: standard input ended). `reading`
+    /// says standard input is readable; without it only the keys already taken are looked
+    /// at. When set, a wait that handles ``Signals/interrupt`` but reads no input (`input`
+    /// -1) watches standard input too, and the interrupt key ends it as SIGINT would; the
+    /// other keys stay for the next read (the line editor acts on its suspend key at once).
+    public var typedInterrupt: ((_ reading: Bool) -> Bool?)?
+
     /// A waiter that learns of signals through `descriptor`, emptied by `take`; without
     /// one it sees no signals.
     public init(signals: (descriptor: Int32, take: () -> Signals)? = nil) {
@@ -57,17 +66,20 @@ public final class InputWaiter {
 
     /// Waits for the first of: a signal in `handling`, bytes on `input` (none when -1), the
     /// `watched` descriptor readable, `timeout` seconds (`nil`: no limit). When several are
-    /// ready at once, that is their order.
+    /// ready at once, that is their order. The interrupt key typed ahead counts as SIGINT
+    /// when `input` is -1 (``typedInterrupt``).
     ///
     /// Wraps `poll`, restarted when a signal interrupts it.
     public func wait(input: Int32 = 0, handling: Signals, watched: Int32 = -1, timeout: Double? = nil) -> Wake {
         let deadline = timeout.map { Self.now() + max(0, $0) }
+        var typedKeys = input < 0 && handling.contains(.interrupt) ? typedInterrupt : nil
+        if typedKeys?(false) == true { return .signals(.interrupt) }
         while true {
             let signals = take(handling)
             if !signals.isEmpty { return .signals(signals) }
             var descriptors = [
                 pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: typedKeys == nil ? input : 0, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: watched, events: Int16(POLLIN), revents: 0),
             ]
             var milliseconds: Int32 = -1
@@ -80,6 +92,14 @@ public final class InputWaiter {
                 return .failed(errno)
             }
             if descriptors[0].revents != 0 { continue }  // the pipe: look at the signals again
+            if descriptors[1].revents != 0, let keys = typedKeys {
+                switch keys(true) {
+                case true?: return .signals(.interrupt)
+                case false?: continue
+                case nil: typedKeys = nil  // standard input ended: no key will come
+                }
+                continue
+            }
             if descriptors[1].revents != 0 { return .input }
             if descriptors[2].revents != 0 { return .watched }
             if let deadline, Self.now() >= deadline { return .timeout }

@@ -93,6 +93,13 @@ final class KeyReader {
         return .none
     }
 
+    /// Takes the first of `wanted` out of the bytes read so far and returns it; the other
+    /// bytes stay, in order, for the keys to come. `nil` when none is there.
+    func takeFirst(of wanted: [UInt8]) -> UInt8? {
+        guard let index = bytes[start...].firstIndex(where: wanted.contains) else { return nil }
+        return bytes.remove(at: index)
+    }
+
     /// At an ESC: the paste it starts, read to its end marker; `nil` when it starts none
     /// (the ESC is a key of its own).
     private func takePaste() -> Key? {

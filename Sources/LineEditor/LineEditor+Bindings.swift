@@ -92,7 +92,8 @@ extension LineEditor {
     }
 
     /// Reads a libedit configuration file, then binds draftline's keys again and puts
-    /// back the terminal settings draftline needs (Ctrl-C and Ctrl-Z as keys).
+    /// back the terminal settings draftline needs (Ctrl-C and Ctrl-Z as keys, the editor's
+    /// mode between reads).
     ///
     /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. A
     /// `bind -e` or `bind -v` line in the file resets the key maps, so the program's own
@@ -103,6 +104,9 @@ extension LineEditor {
         let found = el_source(editLine, path) == 0
         var failed = rebind()
         if dl_el_set_edit_signals(editLine, 0) != 0 { failed.append("Ctrl-C and Ctrl-Z as keys (setty -d -isig)") }
+        if dl_el_keep_edit_mode_between_reads(editLine) != 0 {
+            failed.append("keys typed ahead kept for the editor (setty -x -icanon -echo -isig)")
+        }
         return Configuration(found: found, failedBindings: failed)
     }
 

@@ -104,14 +104,18 @@ extension LineEditor {
         }
     }
 
-    /// Ctrl-Z: the terminal put back as it was and bracketed paste off, then the process
+    /// Ctrl-Z: bracketed paste off and the terminal put back in the user's settings (not
+    /// libedit's execute mode, which is the editor's own between reads), then the process
     /// group stopped, as the terminal's own suspend key would (`kill(0, SIGTSTP)`); on
-    /// `fg`, raw mode and bracketed paste again, and the line redrawn.
+    /// `fg`, the edit mode (libedit learns the settings the shell left, as after any
+    /// command) and bracketed paste again, and the line redrawn.
     ///
-    /// Wraps `el_set(EL_PREP_TERM)`.
+    /// Wraps `el_set(EL_PREP_TERM)`: libedit notes that it left its edit mode, so that its
+    /// own SIGCONT handler, or the call after, enters it again.
     private func suspend() {
         setBracketedPaste(false)
         _ = dl_el_prepare_terminal(editLine, 0)
+        restoreUserMode()
         Self.write("\n")
         kill(0, SIGTSTP)
         _ = dl_el_prepare_terminal(editLine, 1)

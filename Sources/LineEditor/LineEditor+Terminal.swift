@@ -2,19 +2,52 @@ import CEditLine
 import Glibc
 
 /// What the editor asks of the terminal itself: its interrupt and suspend characters, the
-/// size libedit learns after a resize, and bracketed paste.
+/// user's settings back, the size libedit learns after a resize, and bracketed paste.
 extension LineEditor {
-    /// The terminal's interrupt and suspend characters (`tcgetattr`: `VINTR`, `VSUSP`), in
-    /// libedit's notation; `^C` and `^Z` when standard input has none.
-    static func terminalKeys() -> (interrupt: String, suspend: String) {
+    /// The terminal's interrupt and suspend characters (`tcgetattr`: `VINTR`, `VSUSP`); Ctrl-C
+    /// and Ctrl-Z when standard input has none, or one that is not a control character.
+    static func terminalKeys() -> (interrupt: UInt8, suspend: UInt8) {
         var settings = termios()
-        guard tcgetattr(0, &settings) == 0 else { return ("^C", "^Z") }
-        func notation(_ index: Int32, _ fallback: String) -> String {
+        guard tcgetattr(0, &settings) == 0 else { return (0x03, 0x1A) }
+        func control(_ index: Int32, _ fallback: UInt8) -> UInt8 {
             let byte = withUnsafeBytes(of: &settings.c_cc) { $0[Int(index)] }
-            guard byte > 0 && byte < 0x20 else { return fallback }
-            return "^" + String(UnicodeScalar(byte + 0x40))
+            return byte > 0 && byte < 0x20 ? byte : fallback
         }
-        return (notation(VINTR, "^C"), notation(VSUSP, "^Z"))
+        return (control(VINTR, 0x03), control(VSUSP, 0x1A))
+    }
+
+    /// A control character in libedit's notation (`^C`).
+    static func notation(_ control: UInt8) -> String { "^" + String(UnicodeScalar(control + 0x40)) }
+
+    /// Puts back the settings the terminal had when the editor was made (`tcsetattr`, after
+    /// what was written has gone out); libedit's record of its mode is not changed.
+    func restoreUserMode() {
+        guard var settings = userMode else { return }
+        _ = tcsetattr(0, TCSADRAIN, &settings)
+    }
+
+    /// Between reads, during a wait (``InputWaiter/typedInterrupt``): reads what standard
+    /// input has when `reading`, then looks at the keys typed ahead. The interrupt key
+    /// ends the wait (true) and the suspend key suspends draftline there and then, as they
+    /// would during a read; each is taken out, and the other keys stay for the next read.
+    /// `nil` when standard input ended.
+    func takeTypedKeys(reading: Bool, interrupt: UInt8, suspend: UInt8) -> Bool? {
+        if reading && !keys.fill() { return nil }
+        while let key = keys.takeFirst(of: [interrupt, suspend]) {
+            if key == interrupt { return true }
+            suspendBetweenReads()
+        }
+        return false
+    }
+
+    /// The suspend key between reads: the user's settings back, the process group stopped
+    /// (`kill(0, SIGTSTP)`), and on `fg` the editor's mode again (`tcgetattr`, `tcsetattr`).
+    private func suspendBetweenReads() {
+        var editing = termios()
+        let known = tcgetattr(0, &editing) == 0
+        restoreUserMode()
+        kill(0, SIGTSTP)
+        if known { _ = tcsetattr(0, TCSADRAIN, &editing) }
     }
 
     /// A resize that came while no line was read: libedit learns the size now (`el_resize`).

@@ -17,6 +17,12 @@ import Glibc
 /// - **Ctrl-C as a key.** The terminal's interrupt character ends the read as
 ///   ``Input/Ending/interrupted`` in order with the keys typed before it; the terminal
 ///   flushes nothing. Ctrl-Z suspends, with the terminal put back first.
+/// - **Keys typed ahead are the editor's.** From `init` to `deinit` the terminal stays in
+///   the editor's mode, between reads too: keys typed while a command runs wait for the
+///   next read and reach it exactly as typed (the line discipline never takes a Ctrl-U, a
+///   Backspace or a Ctrl-D); during a wait, the interrupt key ends it and the suspend key
+///   suspends (``InputWaiter/typedInterrupt``). The user's settings are back while
+///   suspended and after.
 /// - **Bracketed paste.** While a line is read the terminal is asked to bracket pastes;
 ///   pasted text is inserted as text (a newline in it does not enter the line).
 /// - **Recall accounted for.** When the up arrow, `^R` or vi's `k` or `/` replaces the line
@@ -162,6 +168,9 @@ public final class LineEditor {
     /// The line's length and whether the cursor was at its end when the last key was asked
     /// for; `nil` at the start of a read (see ``guardTallLine()``).
     var lastShape: (length: Int, atEnd: Bool)?
+    /// The terminal's settings when the editor was made (`tcgetattr`), put back while
+    /// draftline is suspended; `el_end` puts back its own copy of the same.
+    let userMode: termios?
     /// Whether `el_wgets` is running: output then goes above the edit line.
     public private(set) var isReading = false
 
@@ -189,6 +198,8 @@ public final class LineEditor {
         let waiter = InputWaiter(signals: signals)
         self.waiter = waiter
         keys = KeyReader(descriptor: 0) { seconds in waiter.wait(handling: [], timeout: seconds) == .input }
+        var settings = termios()
+        userMode = tcgetattr(0, &settings) == 0 ? settings : nil
         guard let el = dl_el_init_stdio(programName) else {
             throw LineEditorError(function: "el_init", message: "cannot initialise libedit")
         }
@@ -206,7 +217,7 @@ public final class LineEditor {
         try Self.check(dl_el_set_watched_history(el, h), "el_set(EL_HIST)")
         try Self.check(dl_el_set_signal(el, 1), "el_set(EL_SIGNAL)")
         try Self.check(dl_el_set_edit_signals(el, 0), "el_set(EL_SETTY, -isig)")
-        try Self.check(dl_el_keep_input_on_signals(el), "el_set(EL_SETTY, -x +noflsh)")
+        try Self.check(dl_el_keep_edit_mode_between_reads(el), "el_set(EL_SETTY, -x -icanon -echo -isig)")
         try Self.check(dl_el_set_editor(el, "emacs"), "el_set(EL_EDITOR)")
         try Self.check(dl_el_set_client_data(el, Unmanaged.passUnretained(self).toOpaque()), "el_set(EL_CLIENTDATA)")
         try Self.check(
@@ -226,8 +237,11 @@ public final class LineEditor {
         try bind(Self.pasteSequence, to: Self.pasteFunction)
         try bind("^I", to: Self.completeFunction)
         let (interrupt, suspend) = Self.terminalKeys()
-        try bind(interrupt, to: Self.interruptFunction)
-        try bind(suspend, to: Self.suspendFunction)
+        try bind(Self.notation(interrupt), to: Self.interruptFunction)
+        try bind(Self.notation(suspend), to: Self.suspendFunction)
+        waiter.typedInterrupt = { [weak self] reading in
+            self?.takeTypedKeys(reading: reading, interrupt: interrupt, suspend: suspend)
+        }
     }
 
     deinit {

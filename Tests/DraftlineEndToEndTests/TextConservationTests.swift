@@ -225,14 +225,14 @@ struct TextConservationTests {
         #expect(try terminal.waitForExit() == .exited(0))
     }
 
-    /// Between reads (here during `/wait`) the terminal is in its own mode, where Ctrl-C is
-    /// a signal: it stops the wait and the terminal keeps what was typed ahead (NOFLSH), so
-    /// that text is in the next edit line.
+    /// Between reads (here during `/wait`) Ctrl-C is a key like the others (the terminal
+    /// stays in the editor's mode): the wait takes it and stops, and what was typed ahead
+    /// of it is in the next edit line.
     @Test func textTypedAheadOfCtrlCDuringAWaitIsInTheNextLine() throws {
         let terminal = try start()
         try terminal.open("alice")
         try terminal.send("/wait 1 30\r")
-        try terminal.waitForCookedMode()
+        try terminal.waitForReadToEnd()
         try terminal.send("typed during the wait\u{3}")
         try terminal.waitFor("wait stopped: 0 of 1 message arrived")
         try terminal.waitForRawMode()

@@ -14,6 +14,14 @@ extension PseudoTerminal {
         try send("/quit\r")
         return try waitForExit()
     }
+
+    /// Waits until the edit line's read has ended: draftline turns bracketed paste off
+    /// (`ESC [?2004l`) as soon as libedit hands it the line, so what is typed next is typed
+    /// while the command runs, between two reads. Needs a terminal that takes escape
+    /// sequences (not `TERM=dumb`).
+    public func waitForReadToEnd(timeout: Double = 10) throws {
+        try waitFor("\u{1B}[?2004l", timeout: timeout)
+    }
 }
 
 extension PseudoTerminal {

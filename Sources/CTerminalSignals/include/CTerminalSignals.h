@@ -14,6 +14,11 @@
 ///   at the new width;
 /// - SIGTERM and SIGHUP: put back the saved settings (`tcsetattr`) and `_exit` with
 ///   128 plus the signal's number. Both calls are async-signal-safe.
+/// - SIGTSTP (from outside: the suspend key is a key while draftline runs): put back the
+///   saved settings, then stop as the default action does (`raise` with `SIG_DFL`); when
+///   continued, the settings the terminal had when stopped (the line editor's mode) again,
+///   unless something set the terminal up meanwhile (libedit does, while it reads a line).
+///   Every call is async-signal-safe.
 ///
 /// Returns 0, or -1 with `errno` set when a handler could not be installed.
 int dl_signals_install(void);
