@@ -126,9 +126,9 @@ struct BinaryChatLogTests {
         #expect(try ChatLogFile(data: data).kinds == foundation.kinds)
     }
 
-    /// The chat list's reading: a segment's last message alone, from the object table, as
-    /// Foundation's decoder reads it, in a segment written whole, extended by sends, empty,
-    /// or damaged.
+    /// The chat list's reading (a segment's last message alone) and a chat's opening (its
+    /// last messages), from the object table, as Foundation's decoder reads them, in a
+    /// segment written whole, extended by sends, empty, or damaged.
     @Test func aSegmentsLastMessageIsReadAsFoundationReadsIt() throws {
         let messages = try #require(Self.file["user7"] as? [[String: Any]]).map(Message.init(dictionary:))
         var bytes = SegmentEncoder.segment(messages[0..<3])
@@ -143,6 +143,10 @@ struct BinaryChatLogTests {
             #expect(foundationLast(bytes) == .some(next))
         }
         #expect(BinaryChatLog.lastMessage(Data(SegmentEncoder.segment([]))) == .some(nil))
+        // Opening a chat: its last k messages alone, as the whole decoded and cut.
+        for count in 0...(messages.count + 1) {
+            #expect(BinaryChatLog.segment(Data(bytes), last: count) == Array(messages.suffix(count)))
+        }
         var generator = SeededGenerator(seed: 0x1A57)
         var compared = 0
         for _ in 0..<1500 {

@@ -50,36 +50,34 @@ struct BinaryChatLog {
     /// The messages of a segment (an array of message dictionaries at the top), read the
     /// same way; `nil` where Foundation's decoder must decide.
     static func segment(_ data: Data) -> [Message]? {
-        data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment)?.chats.first?.messages }
+        data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment(last: .max))?.chats.first?.messages }
+    }
+
+    /// The last `count` messages of a segment (all of them when it holds fewer), the others
+    /// not read: what opening a chat shows costs the same in a segment of 256 messages as
+    /// in one of 16. `nil` where Foundation's decoder must decide.
+    static func segment(_ data: Data, last count: Int) -> [Message]? {
+        data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment(last: count))?.chats.first?.messages }
     }
 
     /// The last message of a segment, the others not read; `.some(nil)` for an empty
     /// segment, `nil` where Foundation's decoder must decide.
     static func lastMessage(_ data: Data) -> Message?? {
-        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, reading: .lastMessage) }) else { return nil }
-        return .some(read.chats.first?.messages.last)
+        segment(data, last: 1).map(\.last)
     }
 
-    /// What a reading takes: a whole file of chats, a segment's messages, or its last one.
+    /// What a reading takes: a whole file of chats, or a segment's last messages.
     private enum Reading {
-        case file, segment, lastMessage
+        case file
+        case segment(last: Int)
     }
 
     private init?(bytes: UnsafeRawBufferPointer, reading: Reading) {
         self.bytes = bytes
         guard readTable() else { return nil }
-        if reading == .lastMessage {
-            guard let elements = array(topObject) else { return nil }
-            guard let last = elements.last else {
-                chats = [("", [])]
-                return
-            }
-            guard let message = message(last) else { return nil }
-            chats = [("", [message])]
-            return
-        }
-        if reading == .segment {
-            guard let elements = array(topObject), let messages = messages(elements) else { return nil }
+        if case .segment(let count) = reading {
+            guard let elements = array(topObject), let messages = messages(Array(elements.suffix(max(0, count))))
+            else { return nil }
             chats = [("", messages)]
             return
         }

@@ -7,7 +7,9 @@ extension PropertyListHistory {
         var warnings: [StoreWarning] = []
         try Self.readable(chat) { () throws(FileError) in
             while result.count < limit {
-                let messages = try segments.read(chat, in: folder, number, repair: true, warnings: &warnings) ?? []
+                let messages =
+                    try segments.read(
+                        chat, in: folder, number, repair: true, last: limit - result.count, warnings: &warnings) ?? []
                 result.insert(contentsOf: messages.suffix(limit - result.count), at: 0)
                 guard let previous = segments.index.segment(before: number, in: folder) else { break }
                 number = previous

@@ -12,6 +12,13 @@ enum SegmentCodec {
         return try? PropertyListInput.decode([Message].self, from: data)
     }
 
+    /// The last `count` messages in a segment's bytes, the others not decoded where the
+    /// object table is read (``BinaryChatLog/segment(_:last:)``); else all decoded, then cut.
+    static func decode(_ data: Data, last count: Int) -> [Message]? {
+        if let messages = BinaryChatLog.segment(data, last: count) { return messages }
+        return (try? PropertyListInput.decode([Message].self, from: data)).map { Array($0.suffix(max(0, count))) }
+    }
+
     /// The last message in a segment's bytes, the ones before it stepped over without
     /// decoding a field; `.some(nil)` for an empty segment, `nil` when the bytes are not a
     /// segment. Read from the object table (``BinaryChatLog/lastMessage(_:)``) where that

@@ -34,15 +34,19 @@ final class SegmentStore {
         index.lastSegment(of: chat, in: directory)
     }
 
-    /// Reads one segment; `nil` when it does not exist. A damaged one is moved aside (a
+    /// Reads one segment (its `last` messages only, where its object table is read); `nil`
+    /// when it does not exist. A damaged one is moved aside (a
     /// warning is added) under the lock; when its end is a torn append, what was whole
     /// before it takes its place, else, when `repair` is set, an empty one does, so the
     /// numbering keeps no gap.
     func read(
-        _ chat: ChatID, in directory: Directory, _ number: Int, repair: Bool, warnings: inout [StoreWarning]
+        _ chat: ChatID, in directory: Directory, _ number: Int, repair: Bool, last: Int = .max,
+        warnings: inout [StoreWarning]
     ) throws(FileError) -> [Message]? {
         let name = SegmentIndex.name(number)
-        if let messages = try Self.decode(name, in: directory) { return messages }
+        if let data = try Self.bytes(name, in: directory), let messages = SegmentCodec.decode(data, last: last) {
+            return messages
+        }
         guard directory.exists(name) else { return nil }
         return try lock.withLock { () throws(FileError) -> [Message]? in
             // Another process may have repaired or replaced it meanwhile (or finished an append).
