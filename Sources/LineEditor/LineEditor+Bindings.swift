@@ -116,11 +116,32 @@ extension LineEditor {
     func rebind() -> [String] {
         let main = boundKeys()
         let alternate = boundKeys(alternate: true)
-        return bindings.flatMap { binding in
+        let failed = bindings.flatMap { binding in
             let always = [Self.prefillFunction, Self.pasteFunction].contains(binding.function)
             return bindAll(
                 binding.keys, binding.function, main: always || main[binding.function] == nil,
                 alternate: always || alternate[binding.function] == nil)
         }
+        return failed + unbindLineWriters(main: main, alternate: alternate)
+    }
+
+    /// libedit's functions that write the edit line to a file: `vi-histedit` (`v` in vi's
+    /// command mode) saves the line in `/tmp/histedit.XXXXXXXXXX` and runs `$EDITOR` on it.
+    /// A draft never reaches the disk, so no key runs one, whatever a configuration says.
+    static let lineWriters: Set<String> = ["vi-histedit"]
+
+    /// Binds every key of a ``lineWriters`` function to `ed-unassigned` (which rings the
+    /// bell) in the map that had it; returns what failed, as `keys (function)`.
+    private func unbindLineWriters(main: [String: [String]], alternate: [String: [String]]) -> [String] {
+        var failed: [String] = []
+        for function in Self.lineWriters {
+            for keys in main[function] ?? [] where dl_el_bind(editLine, keys, "ed-unassigned") != 0 {
+                failed.append("\(keys) (unbinding \(function))")
+            }
+            for keys in alternate[function] ?? [] where dl_el_bind_alternate(editLine, keys, "ed-unassigned") != 0 {
+                failed.append("\(keys) (unbinding \(function), vi command mode)")
+            }
+        }
+        return failed
     }
 }

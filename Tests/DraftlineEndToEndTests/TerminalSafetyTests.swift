@@ -190,6 +190,33 @@ struct TerminalSafetyTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == [">in vi"])
     }
 
+    /// vi's `v` (libedit's `vi-histedit`) would write the line, a draft, to `/tmp` and run
+    /// `$EDITOR` on it: no key runs it, whether vi mode comes from `--editor vi`, a
+    /// `bind -v` line, or a line that binds `v` to it on purpose. The line stays as typed.
+    @Test(arguments: [
+        ("", ["--editor", "vi"]), ("bind -v\n", [String]()), ("bind -v\nbind -a v vi-histedit\n", [String]()),
+    ])
+    func noKeyWritesTheLineToAFile(_ editrc: String, _ arguments: [String]) throws {
+        try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
+        let marker = fixture.root + "/editor-ran"
+        let editor = fixture.root + "/editor.sh"
+        try "#!/bin/sh\necho \"$1\" > '\(marker)'\necho replaced > \"$1\"\n".write(
+            toFile: editor, atomically: true, encoding: .utf8)
+        #expect(chmod(editor, 0o755) == 0)
+        let terminal = try fixture.startTerminal(arguments, environment: ["EDITOR": editor, "VISUAL": editor])
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("my draft")
+        try terminal.waitFor("my draft")
+        // ESC to command mode, v (vi-histedit where bound), then A to append and send.
+        try terminal.send("\u{1B}v")
+        try terminal.send("A!\r")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(!FileManager.default.fileExists(atPath: marker), "the editor ran on a file holding the draft")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["my draft!"])
+    }
+
     @Test func editrcNamedByTheEnvironmentCanRebindEveryFunctionByName() throws {
         let path = fixture.root + "/custom-editrc"
         let editrc = """
