@@ -37,27 +37,40 @@ extension LineEditor {
     }
 
     /// The key sequences bound to each function in a key map, as libedit lists them
-    /// (`^Xp`, `^T`).
+    /// (`^Xp`, `^T`): the map's own single keys, and the sequences and arrow keys both
+    /// maps share.
     ///
-    /// Wraps `el_set(EL_BIND)` with no arguments (or `-a` for the alternate map), its
-    /// listing captured with `el_set(EL_SETFP)` into `open_memstream`.
+    /// Wraps `el_set(EL_BIND)` with no arguments, its listing captured with
+    /// `el_set(EL_SETFP)` into `open_memstream`. The listing holds both maps, with or
+    /// without `-a`, under their headings; the other map's section is left out.
     public func boundKeys(alternate: Bool = false) -> [String: [String]] {
         var buffer: UnsafeMutablePointer<CChar>?
         var size = 0
         guard let stream = open_memstream(&buffer, &size) else { return [:] }
-        let listed = dl_el_list_bindings(editLine, alternate ? 1 : 0, stream)
+        let listed = dl_el_list_bindings(editLine, 0, stream)
         fclose(stream)
         defer { free(buffer) }
         guard listed == 0, let buffer else { return [:] }
-        return Self.parseBindings(String(cString: buffer))
+        return Self.parseBindings(String(cString: buffer), alternate: alternate)
     }
 
     /// Function name to key sequences, from libedit's listing: one binding a line,
-    /// `"keys"   ->  function` (function names hold no quote).
-    static func parseBindings(_ listing: String) -> [String: [String]] {
+    /// `"keys"   ->  function` (function names hold no quote), under the headings
+    /// `Standard key bindings` (the main map), `Alternative key bindings` (vi's command
+    /// mode), `Multi-character bindings` and `Arrow key bindings` (both).
+    static func parseBindings(_ listing: String, alternate: Bool = false) -> [String: [String]] {
         var result: [String: [String]] = [:]
+        let own = alternate ? "Alternative key bindings" : "Standard key bindings"
+        let shared = ["Multi-character bindings", "Arrow key bindings"]
+        var included = true
         for line in listing.split(separator: "\n") {
-            guard line.first == "\"", let close = line.lastIndex(of: "\""), close > line.startIndex else { continue }
+            if !line.contains("->") {
+                included = line == own || shared.contains(String(line))
+                continue
+            }
+            guard included, line.first == "\"", let close = line.lastIndex(of: "\""), close > line.startIndex else {
+                continue
+            }
             let keys = line[line.index(after: line.startIndex)..<close]
             let rest = line[line.index(after: close)...].drop { $0 == " " }
             guard rest.hasPrefix("->") else { continue }
