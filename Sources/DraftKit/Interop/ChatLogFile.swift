@@ -88,7 +88,7 @@ public struct ChatLogFile {
         }
     }
 
-    private init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int, kinds: [String: ChatID.Kind]) {
+    init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int, kinds: [String: ChatID.Kind]) {
         self.chats = chats
         self.skippedKeys = skippedKeys
         self.kinds = kinds

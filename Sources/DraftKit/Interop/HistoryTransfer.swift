@@ -76,17 +76,25 @@ public struct HistoryTransfer {
             }
             if !new.isEmpty { plan.append((chat, new)) }
         }
-        for (chat, messages) in plan {
+        for (chat, planned) in plan {
             do throws(StoreError) {
-                // Not announced: a running draftline shows what people send, not a bulk load.
-                summary.warnings += try history.appendAll(messages, to: chat, durable: false, announce: false)
+                // Under the lock, the chat's IDs are read again: another import of the same
+                // file, running at the same time, may have stored these messages since.
+                try history.exclusively { () throws(StoreError) in
+                    let stored = Set(try history.allMessages(in: chat).value.map(\.messageID))
+                    let messages = planned.filter { !stored.contains($0.messageID) }
+                    summary.alreadyThere += planned.count - messages.count
+                    guard !messages.isEmpty else { return }
+                    // Not announced: a running draftline shows what people send, not a bulk load.
+                    summary.warnings += try history.appendAll(messages, to: chat, durable: false, announce: false)
+                    summary.chats += 1
+                    summary.added += messages.count
+                }
             } catch {
                 throw .store(error)
             }
-            summary.chats += 1
-            summary.added += messages.count
         }
-        if !plan.isEmpty {
+        if summary.added > 0 {
             do throws(StoreError) { try history.commit() } catch { throw .store(error) }
         }
         return summary

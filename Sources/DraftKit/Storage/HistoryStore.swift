@@ -55,4 +55,8 @@ public protocol BulkHistoryStore: HistoryStore {
 
     /// Makes everything appended without `durable` safe on the disk.
     func commit() throws(StoreError)
+
+    /// Runs `body` while no other writer (another process on the same history) can
+    /// append: what is read in it is still so when it appends. Reentrant.
+    func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T
 }

@@ -36,6 +36,9 @@ public final class InMemoryHistory: BulkHistoryStore {
 
     public func commit() throws(StoreError) {}
 
+    /// Runs `body`: one process holds this history.
+    public func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T { try body() }
+
     /// A feed of what is appended from now on; it has no descriptor (ask it).
     public func follow(notifications: Bool = false) -> any HistoryFeed { Feed(history: self) }
 

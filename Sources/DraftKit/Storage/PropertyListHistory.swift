@@ -172,6 +172,18 @@ public final class PropertyListHistory: BulkHistoryStore {
         }
     }
 
+    /// Runs `body` holding the data directory's lock (``FileLock``, reentrant): no other
+    /// process appends meanwhile.
+    public func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        var outcome: Result<T, StoreError> = .failure(.unavailable("the lock was not taken"))
+        try Self.available { () throws(FileError) in
+            try segments.lock.withLock { () throws(FileError) in
+                do throws(StoreError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
+            }
+        }
+        return try outcome.get()
+    }
+
     // MARK: - Errors
 
     /// A chat's directory, when it exists: it must be a directory of this user's, not a
