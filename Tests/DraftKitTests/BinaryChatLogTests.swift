@@ -165,4 +165,53 @@ struct BinaryChatLogTests {
         }
         #expect(compared > 50)
     }
+
+    /// A binary property list whose chat `alice` holds `copies` references to one message,
+    /// whose `content` is a string of `bytes` bytes: what Python's `plistlib` writes for a
+    /// list of one dictionary repeated, and 30 GB once read at 30,000 copies of 1 MB.
+    static func shared(copies: Int, bytes: Int) -> Data {
+        func be(_ value: Int, _ width: Int) -> [UInt8] {
+            (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        func header(_ marker: UInt8, _ count: Int) -> [UInt8] {
+            count < 15 ? [marker | UInt8(count)] : [marker | 0x0F, 0x13] + be(count, 8)
+        }
+        let objects: [[UInt8]] = [
+            header(0xD0, 1) + be(1, 4) + be(2, 4),  // {"alice": array}
+            header(0x50, 5) + Array("alice".utf8),
+            header(0xA0, copies) + Array(repeating: be(3, 4), count: copies).flatMap { $0 },
+            header(0xD0, 1) + be(4, 4) + be(5, 4),  // {"content": text}
+            header(0x50, 7) + Array("content".utf8),
+            header(0x50, bytes) + Array(repeating: UInt8(ascii: "x"), count: bytes),
+        ]
+        var file = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(file.count)
+            file += object
+        }
+        let table = file.count
+        for offset in offsets { file += be(offset, 8) }
+        file += [0, 0, 0, 0, 0, 0, 8, 4] + be(objects.count, 8) + be(0, 8) + be(table, 8)
+        return Data(file)
+    }
+
+    /// Shared objects are measured before anything is made: a 1 MB file that reads as
+    /// 30 GB is refused in one line, at once; a little sharing reads as Foundation reads it.
+    @Test func aFileWhoseObjectsAreSharedBeyondReasonIsRefusedBeforeItIsRead() throws {
+        let huge = Self.shared(copies: 30_000, bytes: 1 << 20)
+        #expect(huge.count < 1_200_000)
+        #expect(throws: TransferError.tooLarge(megabytes: ChatLogFile.expansionLimit(of: huge.count) >> 20)) {
+            try ChatLogFile(data: huge)
+        }
+        let modest = Self.shared(copies: 3, bytes: 40)
+        let read = try ChatLogFile(data: modest)
+        #expect(
+            read.chats.first?.messages.map(\.content) == Array(repeating: String(repeating: "x", count: 40), count: 3))
+        #expect(try ChatLogFile(foundation: modest).chats.map(\.messages) == read.chats.map(\.messages))
+        // The files Foundation and plistlib write of real chats are far inside the limit.
+        let file = try Self.binary(Self.file)
+        let size = try #require(BinaryChatLog.expandedSize(file, limit: .max - 1))
+        #expect(size < 4 * file.count)
+    }
 }

@@ -21,7 +21,7 @@ struct BinaryChatLog {
 
     /// The file's bytes, borrowed for the reading only (``init?(_:)``).
     let bytes: UnsafeRawBufferPointer
-    private var offsets: [Int] = []
+    private(set) var offsets: [Int] = []
     private var referenceSize = 1
     /// The end of the objects (where the offset table starts).
     var end = 0
@@ -122,7 +122,13 @@ struct BinaryChatLog {
     }
 
     /// The number of the top object, checked by ``readTable()``.
-    private var topObject = 0
+    private(set) var topObject = 0
+
+    /// Reads only the trailer and the offset table of `bytes` (``expandedSize(_:limit:)``).
+    init?(table bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        guard readTable() else { return nil }
+    }
 
     /// Reads the trailer and the offset table; false when they do not hold.
     private mutating func readTable() -> Bool {
@@ -225,7 +231,7 @@ struct BinaryChatLog {
         integer(at: at, width: referenceSize)
     }
 
-    private func references(_ count: Int, at: Int) -> [Int]? {
+    func references(_ count: Int, at: Int) -> [Int]? {
         guard count <= (end - at) / referenceSize else { return nil }
         var result: [Int] = []
         result.reserveCapacity(count)

@@ -33,6 +33,11 @@ public struct ChatLogFile {
     /// The most a file may weigh: 1 GiB.
     public static let sizeLimit = 1 << 30
 
+    /// The most a file of `size` bytes may hold once read (``BinaryChatLog/expandedSize(_:limit:)``):
+    /// 32 times its size and 256 MB more, room for any file whose messages are its own; a
+    /// file whose objects are shared beyond that is refused.
+    static func expansionLimit(of size: Int) -> Int { 32 * size + (256 << 20) }
+
     /// A value of the file: an array of messages, or anything else (skipped).
     private struct Value: Decodable {
         var messages: [Message]?
@@ -79,6 +84,12 @@ public struct ChatLogFile {
     /// do not take with Foundation's `PropertyListDecoder`, once their nesting is known to
     /// be safe (``PropertyListInput``).
     public init(data: Data) throws(TransferError) {
+        // A binary file may name one object many times: measured as read, it must stay
+        // within ``expansionLimit(of:)``, or no reader (Foundation's neither) makes it.
+        let limit = Self.expansionLimit(of: data.count)
+        if let size = BinaryChatLog.expandedSize(data, limit: limit), size > limit {
+            throw .tooLarge(megabytes: limit >> 20)
+        }
         if let binary = BinaryChatLog(data) {
             self.init(chats: binary.chats, skippedKeys: 0, kinds: Self.kinds(binary.kindNames))
         } else if let xml = XMLChatLog(data) {
@@ -164,6 +175,9 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case notADictionary
     /// The property list nests deeper than this many levels: not read.
     case tooDeep(Int)
+    /// The binary property list's objects are shared so that reading it would take more
+    /// than this many megabytes: not read.
+    case tooLarge(megabytes: Int)
     /// No key holds an array of message dictionaries (how many keys there were).
     case noChats(keys: Int)
     /// `--chat` named a chat that has no history.
@@ -182,6 +196,9 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
             return "not a property list (XML or binary): nothing was imported"
         case .tooDeep(let levels):
             return "the property list nests deeper than \(levels) levels, more than any chat log: nothing was imported"
+        case .tooLarge(let megabytes):
+            return "the file refers to its objects so many times that reading it would take more than "
+                + "\(megabytes) MB: nothing was imported"
         case .notADictionary:
             return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
         case .noChats(let keys):

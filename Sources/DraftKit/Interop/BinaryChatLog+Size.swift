@@ -1,0 +1,74 @@
+import Foundation
+
+/// How big a binary property list is once read: its objects as a tree, a shared object
+/// counted each time it is referred to.
+///
+/// A binary property list may refer to one object many times: 30,000 references to one
+/// message holding a 1 MB string are a 1 MB file, and 30 GB once every reader (Foundation's
+/// too) has made each message its own. An import measures before it reads
+/// (``ChatLogFile``), without making any object.
+extension BinaryChatLog {
+    /// The size of `data` read as a tree: each string's bytes (two a UTF-16 unit), eight
+    /// bytes a number or date, and eight an array element, sixteen a dictionary entry, on
+    /// top of what they hold; more than `limit` is `limit + 1`. `nil` when `data` is not a
+    /// binary property list or an object holds itself (Foundation refuses those).
+    static func expandedSize(_ data: Data, limit: Int) -> Int? {
+        data.withUnsafeBytes { raw in BinaryChatLog(table: raw)?.expandedSize(limit: limit) }
+    }
+
+    /// ``expandedSize(_:limit:)`` of the table read, from the top object: each object
+    /// measured once, after what it holds (depth-first, with a stack of its own, so any
+    /// nesting depth is measured without recursion).
+    func expandedSize(limit: Int) -> Int? {
+        let cap = limit + 1
+        var size = [Int](repeating: -1, count: offsets.count)
+        var visiting = [Bool](repeating: false, count: offsets.count)
+        var stack: [(object: Int, children: [Int], next: Int)] = []
+        func enter(_ object: Int) -> Bool {
+            guard let (kind, count, at) = header(object) else { return false }
+            var children: [Int] = []
+            switch kind {
+            case 0xA, 0xC: children = references(count, at: at) ?? []
+            case 0xD: children = count <= Int.max / 2 ? references(2 * count, at: at) ?? [] : []
+            default: break
+            }
+            visiting[object] = true
+            stack.append((object, children, 0))
+            return true
+        }
+        func own(_ object: Int) -> Int {
+            guard let (kind, count, _) = header(object) else { return 0 }
+            switch kind {
+            case 0x4, 0x5: return count
+            case 0x6: return 2 * count
+            case 0xA, 0xC: return 8 * count
+            case 0xD: return 16 * count
+            default: return 8
+            }
+        }
+        guard topObject < offsets.count, enter(topObject) else { return nil }
+        while let top = stack.last {
+            if top.next < top.children.count {
+                let child = top.children[top.next]
+                stack[stack.count - 1].next += 1
+                guard child >= 0, child < offsets.count else { continue }
+                if size[child] >= 0 { continue }
+                guard !visiting[child] else { return nil }
+                if let (kind, _, _) = header(child), kind == 0xA || kind == 0xC || kind == 0xD {
+                    _ = enter(child)
+                } else {
+                    size[child] = own(child)
+                }
+                continue
+            }
+            stack.removeLast()
+            var total = own(top.object)
+            for child in top.children where child >= 0 && child < offsets.count && size[child] > 0 {
+                total = min(cap, total + size[child])
+            }
+            size[top.object] = min(cap, total)
+            visiting[top.object] = false
+        }
+        return size[topObject]
+    }
+}
