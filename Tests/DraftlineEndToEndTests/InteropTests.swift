@@ -181,6 +181,28 @@ struct InteropTests {
         #expect(missing.status == 1 && missing.error.contains("no such file"))
     }
 
+    /// A chat brought in by an import opens, though its user is in no contacts list: every
+    /// chat `/chats` lists can be opened, its profile shown, and sent to. A user with no
+    /// history and no contact is still unknown.
+    @Test func anImportedChatOfAUserWhoIsNoContactOpens() throws {
+        let file = fixture.root + "/quinn.plist"
+        let script = """
+            import plistlib, sys
+            plistlib.dump({"quinn": [{"messageID": "q-%d" % i, "content": "to quinn %d" % i, "mineHead": "me"}
+                                     for i in range(3)]}, open(sys.argv[1], "wb"))
+            """
+        _ = try Fixture.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, file], environment: fixture.environment(), timeout: 60)
+        #expect(try draftline(["import", file]).status == 0)
+        let result = try fixture.runPiped("/open quinn\nnew one\n/profile quinn\n/open zed\n/quit\n")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("you: to quinn 2") && result.output.contains("you: new one"), "\(result.output)")
+        #expect(result.output.contains("messages:   4"), "\(result.output)")
+        #expect(result.error.contains("no user 'zed'"), "\(result.error)")
+        #expect(
+            try fixture.messages(in: "quinn").map(\.content) == ["to quinn 0", "to quinn 1", "to quinn 2", "new one"])
+    }
+
     @Test func exportWithChatWritesOneChatAndAnUnknownOneIsAnError() throws {
         _ = try fixture.runPiped("/open alice\nfor alice\n/open bob\nfor bob\n")
         let file = fixture.root + "/bob.plist"

@@ -226,8 +226,14 @@ public final class Session {
         }
     }
 
+    /// Checks that `key` is someone here: a contact, or a user whose private chat with this
+    /// identity holds history (one brought in by `draftline import`, whose file names no
+    /// contacts), so every chat `/chats` lists can be opened.
     func checkKnown(_ key: GlobalKey) throws(DraftlineError) {
-        guard contacts[key] != nil else { throw .unknownUser(key) }
+        guard contacts[key] == nil else { return }
+        let chat = InputTarget.privateChat(key).chatID(as: identity)
+        if let count = try? history.messageCount(in: chat).value, count > 0 { return }
+        throw .unknownUser(key)
     }
 
     func currentTarget() throws(DraftlineError) -> InputTarget {
