@@ -168,28 +168,16 @@ struct BinaryChatLog {
             else { return nil }
             guard seen & (1 << field) == 0 else { return nil }
             seen |= 1 << field
-            if field >= 9 && field <= 11 {
-                if field == 11 {
-                    guard let value = date(valueObject) else { return nil }
-                    message.sentAt = value
-                } else {
-                    guard let value = number(valueObject) else { return nil }
-                    if field == 9 { message.latitude = value } else { message.longitude = value }
-                }
-                continue
-            }
-            guard let value = string(valueObject) else { return nil }
             switch field {
-            case 0: message.chatID = value
-            case 1: message.messageID = value
-            case 2: message.content = value
-            case 3: message.target = value
-            case 4: message.mineHead = value
-            case 5: message.otherHead = value
-            case 6: message.type = value
-            case 7: message.filePath = value
-            case 8: message.address = value
-            default: message.sender = value
+            case Message.latitudeField, Message.longitudeField:
+                guard let value = number(valueObject) else { return nil }
+                message.setNumber(value, field: field)
+            case Message.sentAtField:
+                guard let value = date(valueObject) else { return nil }
+                message.sentAt = value
+            default:
+                guard let value = string(valueObject) else { return nil }
+                message.setString(value, field: field)
             }
         }
         return message

@@ -155,26 +155,15 @@ struct XMLChatLog {
                 seen |= 1 << field
                 skipSpace()
                 switch field {
-                case 9, 10:
+                case Message.latitudeField, Message.longitudeField:
                     guard let value = number() else { return nil }
-                    if field == 9 { message.latitude = value } else { message.longitude = value }
-                case 11:
+                    message.setNumber(value, field: field)
+                case Message.sentAtField:
                     guard let value = date() else { return nil }
                     message.sentAt = value
                 default:
                     guard let value = string() else { return nil }
-                    switch field {
-                    case 0: message.chatID = value
-                    case 1: message.messageID = value
-                    case 2: message.content = value
-                    case 3: message.target = value
-                    case 4: message.mineHead = value
-                    case 5: message.otherHead = value
-                    case 6: message.type = value
-                    case 7: message.filePath = value
-                    case 8: message.address = value
-                    default: message.sender = value
-                    }
+                    message.setString(value, field: field)
                 }
             }
         }

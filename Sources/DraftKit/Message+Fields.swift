@@ -1,0 +1,30 @@
+/// A message's fields set by their place in ``Message/CodingKeys``: what the import's own
+/// readers (``BinaryChatLog``, ``XMLChatLog``) do with each key they match.
+extension Message {
+    /// The places of the number fields (`latitude`, `longitude`) and of `sentAt`; every
+    /// other place is a string field.
+    static let latitudeField = 9
+    static let longitudeField = 10
+    static let sentAtField = 11
+
+    /// Sets the string field at `field` (`chatID` 0 … `address` 8, `sender` 12).
+    mutating func setString(_ value: String, field: Int) {
+        switch field {
+        case 0: chatID = value
+        case 1: messageID = value
+        case 2: content = value
+        case 3: target = value
+        case 4: mineHead = value
+        case 5: otherHead = value
+        case 6: type = value
+        case 7: filePath = value
+        case 8: address = value
+        default: sender = value
+        }
+    }
+
+    /// Sets `latitude` (at ``latitudeField``) or `longitude`.
+    mutating func setNumber(_ value: Double, field: Int) {
+        if field == Self.latitudeField { latitude = value } else { longitude = value }
+    }
+}
