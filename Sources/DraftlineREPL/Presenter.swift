@@ -70,6 +70,14 @@ public struct Presenter {
             return [info("already writing this comment")]
         case .discarded:
             return [info("draft discarded: /undo brings it back")]
+        case .peerSilenced(let peer, let why):
+            let reason =
+                switch why {
+                case .running: "a draftline runs as \(peer) on this data directory"
+                case .ranBefore: "a draftline ran as \(peer) on this data directory before"
+                case .spoke: "\(peer) wrote from another draftline"
+                }
+            return [info("\(reason): the demo no longer answers as \(peer)")]
         case .tracing(let on):
             return [info("trace \(on ? "on: every draft event is shown" : "off")")]
         case .quitPending(let drafts, let undo):

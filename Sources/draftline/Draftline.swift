@@ -85,6 +85,7 @@ enum Draftline {
         }
         let frontend: Frontend
         let data: DataDirectory
+        let presence: Presence
         do throws(Failure) {
             if let transfer = options.transfer {
                 return TransferCommand.run(transfer, dataDirectory: path) { () throws(StoreError) in
@@ -92,6 +93,7 @@ enum Draftline {
                 }
             }
             do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
+            presence = Presence(data)
             if IdentityCheck.needsContacts(options.identity),
                 let problem = IdentityCheck.problem(
                     with: options.identity, contacts: data.loadContacts(), dataDirectory: path)
@@ -102,11 +104,13 @@ enum Draftline {
             let idSuffix: Outbox.IDSuffix =
                 pinned == nil
                 ? .random : .numbered(MessageNumbering { [history = data.history] in try? history.claimRun() })
+            // Who this process is, for the demo peers of every draftline on the directory.
+            try? presence.announce(options.identity)
             let peers =
                 options.demo
                 ? DemoPeers(
                     people: Set(ContactBook.demo.map(\.key)), delay: options.demoDelay, history: data.history,
-                    clock: clock, idSuffix: idSuffix) : nil
+                    clock: clock, idSuffix: idSuffix, presence: { [presence] in presence.state(of: $0) }) : nil
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
@@ -130,6 +134,8 @@ enum Draftline {
         // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
         // woken by inotify (a file system that inotify does not see other writers on).
         let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
+        // The presence lock is held until the REPL ends.
+        defer { withExtendedLifetime(presence) {} }
         if terminal {
             return TerminalREPL(
                 frontend: frontend, options: options, lineHistory: data.lineHistory(for: options.identity),

@@ -57,6 +57,8 @@ public enum Report: Equatable, Sendable {
     case setAside(because: DraftEvent.Cause, count: Int)
     /// An `/expect` that held.
     case expectationMet(Expectation)
+    /// A demo peer stopped answering, for good: the person is really there.
+    case peerSilenced(GlobalKey, DemoPeers.Silence)
     /// Something the user asked for went wrong.
     case error(DraftlineError)
     /// Something noticed on the way, such as a damaged file moved aside.

@@ -20,6 +20,7 @@ extension Session {
             let message = arrival.message
             let chat = arrival.chat
             if outbox.isEcho(message) { continue }
+            if message.author != identity.rawValue { peers?.arrived(message) }
             if screen.target?.chatID(as: identity) == chat {
                 reports.append(.arrived(message))
                 arrivalsNotWaitedFor += 1
@@ -37,7 +38,7 @@ extension Session {
                     message, chat: chat, unread: unread[chat] ?? 0,
                     name: chat.otherPerson(for: identity).flatMap(displayName(of:))))
         }
-        return reports + takePendingReports()
+        return reports + peerSilences() + takePendingReports()
     }
 
     /// Ends a wait (``Effect/wait(count:seconds:)``): the arrivals it counted (at most
@@ -56,7 +57,12 @@ extension Session {
         guard let peers else { return [] }
         let answered = peers.answerDue()
         return answered.errors.map { .error(.peerReplyNotStored($0.peer, $0.error)) }
-            + answered.warnings.map { .warning(.store($0)) }
+            + answered.warnings.map { .warning(.store($0)) } + peerSilences()
+    }
+
+    /// One line for each demo peer that fell silent since the last look, never twice.
+    func peerSilences() -> [Report] {
+        peers?.takeSilences().map { .peerSilenced($0.peer, $0.why) } ?? []
     }
 
     func requestWait(count: Int, seconds: Double) -> Outcome {
@@ -67,5 +73,6 @@ extension Session {
     func notifyPeers(of stored: [Message], to target: InputTarget) {
         guard let peers, case .privateChat(let user) = target else { return }
         for message in stored { peers.heard(message, from: identity, to: user) }
+        pendingReports += peerSilences()
     }
 }
