@@ -23,6 +23,13 @@ extension Message {
         }
     }
 
+    /// About what the message weighs once made: its strings' bytes and sixteen bytes a
+    /// field (``BinaryChatLog``'s budget against a file that names one object many times).
+    var weight: Int {
+        [chatID, messageID, content, target, mineHead, otherHead, type, filePath, address, sender]
+            .reduce(16 * 13) { $0 + $1.utf8.count }
+    }
+
     /// Sets `latitude` (at ``latitudeField``) or `longitude`.
     mutating func setNumber(_ value: Double, field: Int) {
         if field == Self.latitudeField { latitude = value } else { longitude = value }

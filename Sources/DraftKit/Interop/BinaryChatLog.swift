@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads a binary property list in the original design's shape (a dictionary of chat IDs
 /// to arrays of message dictionaries) by walking its object table, building each message
@@ -40,8 +41,13 @@ struct BinaryChatLog {
     }
 
     /// Reads `data`; `nil` when it is not a binary property list this reader takes whole.
-    init?(_ data: Data) {
-        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, reading: .file) }) else { return nil }
+    /// Reads `data`; `nil` when it is not a binary property list this reader takes whole, or
+    /// when its messages would weigh more than `limit` bytes once made (a file that names
+    /// one object many times: ``expandedSize(_:limit:)`` then says how much).
+    init?(_ data: Data, limit: Int = .max) {
+        guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, reading: .file, limit: limit) }) else {
+            return nil
+        }
         chats = read.chats
         kindNames = read.kindNames
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -72,7 +78,7 @@ struct BinaryChatLog {
         case segment(last: Int)
     }
 
-    private init?(bytes: UnsafeRawBufferPointer, reading: Reading) {
+    private init?(bytes: UnsafeRawBufferPointer, reading: Reading, limit: Int = .max) {
         self.bytes = bytes
         guard readTable() else { return nil }
         if case .segment(let count) = reading {
@@ -101,7 +107,8 @@ struct BinaryChatLog {
         // The chats' messages on every core, each worker with a reader of its own.
         let keys = named.keys.sorted()
         let reader = self
-        let messages = Parallel.map(keys.count) { reader.messages(named[keys[$0]] ?? []) }
+        let made = Budget(limit)
+        let messages = Parallel.map(keys.count) { reader.messages(named[keys[$0]] ?? [], budget: made) }
         var chats: [(chatID: String, messages: [Message])] = []
         for (key, read) in zip(keys, messages) {
             guard let read else { return nil }
@@ -111,14 +118,27 @@ struct BinaryChatLog {
     }
 
     /// The messages of an array's elements, each a message dictionary.
-    private func messages(_ elements: [Int]) -> [Message]? {
+    private func messages(_ elements: [Int], budget: Budget? = nil) -> [Message]? {
         var messages: [Message] = []
         messages.reserveCapacity(elements.count)
         for element in elements {
-            guard let message = message(element) else { return nil }
+            guard let message = message(element), budget?.spend(message.weight) ?? true else { return nil }
             messages.append(message)
         }
         return messages
+    }
+
+    /// Bytes made so far by every worker of one reading, against a limit.
+    final class Budget: Sendable {
+        let limit: Int
+        private let spent = Atomic<Int>(0)
+
+        init(_ limit: Int) { self.limit = limit }
+
+        /// Counts `bytes` made; false once the total is past the limit.
+        func spend(_ bytes: Int) -> Bool {
+            spent.add(bytes, ordering: .relaxed).newValue <= limit
+        }
     }
 
     /// The number of the top object, checked by ``readTable()``.

@@ -87,11 +87,11 @@ public struct ChatLogFile {
         // A binary file may name one object many times: measured as read, it must stay
         // within ``expansionLimit(of:)``, or no reader (Foundation's neither) makes it.
         let limit = Self.expansionLimit(of: data.count)
-        if let size = BinaryChatLog.expandedSize(data, limit: limit), size > limit {
-            throw .tooLarge(megabytes: limit >> 20)
-        }
-        if let binary = BinaryChatLog(data) {
+        if let binary = BinaryChatLog(data, limit: limit) {
             self.init(chats: binary.chats, skippedKeys: 0, kinds: Self.kinds(binary.kindNames))
+        } else if let size = BinaryChatLog.expandedSize(data, limit: limit), size > limit {
+            // Measured only where the own reader stopped: a file it took is within the limit.
+            throw .tooLarge(megabytes: limit >> 20)
         } else if let xml = XMLChatLog(data) {
             self.init(chats: xml.chats, skippedKeys: 0, kinds: Self.kinds(xml.kindNames))
         } else {
