@@ -49,6 +49,33 @@ struct TextConservationTests {
         #expect(try fixture.messages(in: "carol").isEmpty)
     }
 
+    /// On a profile the line holds text it cannot keep as a draft; `/undo` typed into it
+    /// brings back a line from the undo stack: the text that was there goes on the undo
+    /// stack in its place (it was dropped: found by the conservation test).
+    @Test func undoTypedIntoALineOnAProfileKeepsTheTextItReplaces() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("/nosuchcommand\r")
+        try terminal.waitFor("unknown command")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{15}/profile bob\r")
+        try terminal.waitForPrompt("profile bob> ")
+        // Up over typed text: the text goes on the undo stack as a line.
+        try terminal.send("typed here\u{1B}[A\u{15}\r")
+        try terminal.waitFor("on the undo stack")
+        try terminal.waitForPrompt("profile bob> ")
+        try terminal.send("abc def\u{18}p")  // a leave key: a profile keeps no draft, the line stays
+        try terminal.waitFor("the line is kept")
+        try terminal.waitForPrompt("profile bob> ")
+        try terminal.send("\u{1}\u{6}\u{6}\u{6}/undo\r")
+        try terminal.waitFor("line is back")
+        try terminal.waitForPrompt("profile bob> ")
+        let seen = try observe(terminal, prompt: "profile bob> ")
+        #expect(seen.contains("edit line: \"typed here\""), "\(seen)")
+        #expect(seen.contains("(line)  \"abc def\""), "the text /undo replaced is not on the undo stack: \(seen)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     @Test func aFailedCommandGivesTheLineBackAsEntered() throws {
         let terminal = try start()
         try terminal.open("alice")

@@ -94,6 +94,15 @@ extension Session {
         }
         let unasked = read.setAsideCauses.filter { $0 != .discardCommand && $0 != .sendFailedAside }
         if let cause = unasked.first { reports.append(.setAside(because: cause, count: unasked.count)) }
+        // `/undo` brought a line back (``pendingLine``) over text that was to come back in the
+        // line (a command typed into it): unless it is kept as the draft here, it goes on
+        // the undo stack, as a draft `/undo` replaces does, and `/undo` again brings it back.
+        if let restored = pendingLine, let displaced = read.nextLine, !displaced.text.isEmpty,
+            displaced.text != restored.text,
+            screen.target.flatMap({ drafts.text(for: $0.draftKey) })?.text != displaced.text
+        {
+            reports += setAside(displaced, from: origin, .nowhereToKeep, &read)
+        }
         if let next = pendingLine ?? read.nextLine {
             line = next
         } else if navigator.question == nil, let target = screen.target {
