@@ -47,14 +47,19 @@ extension LineEditor {
 
     /// Notes, before each key, the line a recall left (so a later recall knows whether
     /// the user changed it). A recall that left the line as it was (a search that found
-    /// its pattern in the line itself, no older line to go to) replaced nothing: its
-    /// snapshot is dropped.
+    /// its pattern in the line itself, no older line to go to, or the newest line of the
+    /// history when the line already held it: a failed command given back) replaced
+    /// nothing: its snapshot is dropped, and the line is still the user's, so the next
+    /// recall keeps it.
     func noteKey() {
         guard consultedSinceKey else { return }
         consultedSinceKey = false
         let now = lineState
+        if let last = recalledOver.last, Self.withoutSearchPrompt(now) == last.text {
+            recalledOver.removeLast()
+            return
+        }
         lastRecalled = now
-        if let last = recalledOver.last, Self.withoutSearchPrompt(now) == last.text { recalledOver.removeLast() }
     }
 
     /// A line without the incremental search's prompt that emacs `^R` draws after it

@@ -76,6 +76,28 @@ struct TextConservationTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// A failed command comes back in the line, the newest line of the history too: Up
+    /// recalls that same line (nothing replaced), a second Up an older one. The text given
+    /// back is the user's, in no draft: the second recall keeps it on the undo stack (it
+    /// was dropped, so a Ctrl-D after clearing the line quit with nothing to warn of).
+    @Test func recallingTwiceOverAFailedCommandGivenBackKeepsIt() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("/history\r")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("AAA\u{1}/discard now\r")
+        try terminal.waitFor("usage is /discard")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{1B}[A")
+        try terminal.send("\u{1B}[A")
+        try terminal.send(" more\u{15}\u{4}")
+        try terminal.waitFor("would be forgotten")
+        try terminal.waitForPrompt("bob> ")
+        let seen = try observe(terminal, prompt: "bob> ")
+        #expect(seen.contains("\"/discard nowAAA\""), "the line given back is not on the undo stack: \(seen)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     @Test func aFailedCommandGivesTheLineBackAsEntered() throws {
         let terminal = try start()
         try terminal.open("alice")
