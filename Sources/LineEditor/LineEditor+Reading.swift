@@ -11,6 +11,7 @@ extension LineEditor {
         guard let editor = from(el) else { return -1 }
         let result = editor.nextKey()
         if case .key(let key) = result {
+            editor.keysRead += 1
             editor.noteKey()
             editor.noteLineBefore(key: key)
             editor.guardTallLine()

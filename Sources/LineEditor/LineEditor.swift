@@ -44,29 +44,6 @@ public final class LineEditor {
         }
     }
 
-    /// What one call of ``readLine(prompt:prefill:cursor:)`` produced.
-    public struct Input: Equatable, Sendable {
-        /// How a read ends.
-        public enum Ending: Equatable, Sendable {
-            /// Enter.
-            case entered
-            /// A leaving function, by name.
-            case left(function: String)
-            /// Ctrl-C (the key), or SIGINT from outside.
-            case interrupted
-            /// Ctrl-D on an empty line, or the terminal went away.
-            case endOfFile
-        }
-
-        public var ending: Ending
-        /// The edit line at that moment (without a newline).
-        public var line: Line
-        /// What the line held each time a history recall replaced text the user had typed
-        /// or changed, during this read, oldest first: the line before the first recall, then
-        /// each recalled line the user edited before recalling another.
-        public var recalledOver: [Line]
-    }
-
     /// The program name given to `el_init`; `prog:` lines in `~/.editrc` match it.
     public let programName: String
 
@@ -165,6 +142,8 @@ public final class LineEditor {
     var lastRecalled: Line?
     /// Whether the history was consulted since the last key was read.
     var consultedSinceKey = false
+    /// How many keys libedit took in this read (see ``Input/keysRead``).
+    var keysRead = 0
     /// The line's length and whether the cursor was at its end when the last key was asked
     /// for; `nil` at the start of a read (see ``guardTallLine()``).
     var lastShape: (length: Int, atEnd: Bool)?
@@ -274,6 +253,7 @@ public final class LineEditor {
         lastRecalled = nil
         consultedSinceKey = false
         lastShape = nil
+        keysRead = 0
         if !prefill.isEmpty {
             let scalars = prefill.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
             let at = min(max(cursor ?? scalars.count, 0), scalars.count)
@@ -299,17 +279,20 @@ public final class LineEditor {
         }
         if let function = leftWith {
             leftWith = nil
-            return Input(ending: .left(function: function), line: state, recalledOver: recalled)
+            return Input(ending: .left(function: function), line: state, recalledOver: recalled, keysRead: keysRead)
         }
-        if interruptedByKey { return Input(ending: .interrupted, line: state, recalledOver: recalled) }
+        if interruptedByKey {
+            return Input(ending: .interrupted, line: state, recalledOver: recalled, keysRead: keysRead)
+        }
         guard let read else {
             let ending: Input.Ending = readError == EINTR ? .interrupted : .endOfFile
-            return Input(ending: ending, line: state, recalledOver: recalled)
+            return Input(ending: ending, line: state, recalledOver: recalled, keysRead: keysRead)
         }
         var text = Self.string(from: read, count: Int(count))
         if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
         return Input(
-            ending: .entered, line: Line(text: text, cursor: text.unicodeScalars.count), recalledOver: recalled)
+            ending: .entered, line: Line(text: text, cursor: text.unicodeScalars.count), recalledOver: recalled,
+            keysRead: keysRead)
     }
 
     /// The edit buffer and the cursor position (in Unicode scalars) right now.

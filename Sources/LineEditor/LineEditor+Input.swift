@@ -1,0 +1,28 @@
+extension LineEditor {
+    /// What one call of ``readLine(prompt:prefill:cursor:)`` produced.
+    public struct Input: Equatable, Sendable {
+        /// How a read ends.
+        public enum Ending: Equatable, Sendable {
+            /// Enter.
+            case entered
+            /// A leaving function, by name.
+            case left(function: String)
+            /// Ctrl-C (the key), or SIGINT from outside.
+            case interrupted
+            /// Ctrl-D on an empty line, or the terminal went away.
+            case endOfFile
+        }
+
+        public var ending: Ending
+        /// The edit line at that moment (without a newline).
+        public var line: Line
+        /// What the line held each time a history recall replaced text the user had typed
+        /// or changed, during this read, oldest first: the line before the first recall, then
+        /// each recalled line the user edited before recalling another.
+        public var recalledOver: [Line]
+        /// How many keys the read took, the one that ended it included (a pre-fill is not a
+        /// key; a paste, a cursor key are): 1 when the first key ended the read (a Ctrl-D
+        /// right after the previous read), 0 when no key did (the terminal went away).
+        public var keysRead: Int
+    }
+}
