@@ -52,7 +52,7 @@ public enum PipedLine {
             case "\u{4}":
                 let now = current()
                 if now.text.isEmpty {
-                    handle(.quitRequest)
+                    handle(.quitRequest(afterKeys: !fresh))
                     restart()
                 } else {
                     edited = now.deletingForward()

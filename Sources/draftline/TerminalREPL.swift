@@ -112,7 +112,8 @@ struct TerminalREPL {
             return (.interrupt(line), recalled)
         case .endOfFile:
             console.write("\n", to: .output)
-            return (.quitRequest, recalled)
+            // The Ctrl-D is the very next key only when it was the read's first key.
+            return (.quitRequest(afterKeys: input.keysRead > 1), recalled)
         }
     }
 

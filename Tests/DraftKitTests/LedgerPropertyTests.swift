@@ -53,7 +53,7 @@ struct LedgerPropertyTests {
         switch Int.random(in: 0..<10, using: &random) {
         case 0, 1: event = .leave(LeaveKey.allCases.randomElement(using: &random) ?? .back, line)
         case 2: event = .interrupt(line)
-        case 3: event = .quitRequest
+        case 3: event = .quitRequest(afterKeys: Bool.random(using: &random))
         default: event = .line(line.text)
         }
         return (event, recalled, "\(event) over \(recalled), given \(given)")

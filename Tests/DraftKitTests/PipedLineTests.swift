@@ -40,8 +40,12 @@ struct PipedKeyTests {
 
     @Test func ctrlUEmptiesTheLineAndCtrlDOnAnEmptyLineAsksToQuit() {
         #expect(PipedLine.events(for: "\u{15}fresh", prefill: draft) == [.line("fresh")])
-        #expect(PipedLine.events(for: "\u{15}\u{4}", prefill: draft) == [.quitRequest])
-        #expect(PipedLine.events(for: "\u{4}", prefill: nil) == [.quitRequest])
+        #expect(PipedLine.events(for: "\u{15}\u{4}", prefill: draft) == [.quitRequest(afterKeys: true)])
+        #expect(PipedLine.events(for: "\u{4}", prefill: nil) == [.quitRequest(afterKeys: false)])
+        #expect(
+            PipedLine.events(for: "\u{4}x\u{15}\u{4}\u{4}", prefill: nil) == [
+                .quitRequest(afterKeys: false), .quitRequest(afterKeys: true), .quitRequest(afterKeys: false),
+            ])
         #expect(PipedLine.events(for: "\u{4}", prefill: draft) == [.line("drft")])
     }
 

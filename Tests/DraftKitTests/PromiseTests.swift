@@ -98,22 +98,34 @@ struct PromiseTests {
 
     @Test func ctrlDWithDraftsWarnsFirstAndQuitsOnTheSecond() {
         restore(TextDraft(text: "unsent"))
-        let first = session.handle(.quitRequest).lines
+        let first = session.handle(.quitRequest(afterKeys: false)).lines
         #expect(!session.hasQuit)
         #expect(
             first.map(\.text) == [
                 "1 unsent draft would be forgotten: Ctrl-D again (or /quit) quits; anything else carries on"
             ])
         type("/drafts")  // anything else disarms it
-        session.handle(.quitRequest)
+        session.handle(.quitRequest(afterKeys: false))
         #expect(!session.hasQuit)
-        session.handle(.quitRequest)
+        session.handle(.quitRequest(afterKeys: false))
+        #expect(session.hasQuit)
+    }
+
+    @Test func ctrlDAfterOtherKeysWarnsAgainAndOnlyTheVeryNextCtrlDQuits() {
+        restore(TextDraft(text: "unsent"))
+        session.handle(.quitRequest(afterKeys: false))
+        let second = session.handle(.quitRequest(afterKeys: true)).lines  // x, Ctrl-U, Ctrl-D
+        #expect(!session.hasQuit)
+        #expect(second.map(\.text).first?.hasPrefix("1 unsent draft would be forgotten") == true, "\(second)")
+        session.handle(.quitRequest(afterKeys: true))
+        #expect(!session.hasQuit)
+        session.handle(.quitRequest(afterKeys: false))
         #expect(session.hasQuit)
     }
 
     @Test func ctrlDWithoutDraftsQuitsAtOnce() {
         type("/open alice")
-        session.handle(.quitRequest)
+        session.handle(.quitRequest(afterKeys: false))
         #expect(session.hasQuit)
     }
 

@@ -172,7 +172,7 @@ struct SessionTests {
         #expect(session.prompt == "alice> ")
         #expect(session.prefill?.text == "left again")
         session.handle(.leave(.open, TextDraft(text: "left again")))
-        session.handle(.quitRequest)
+        session.handle(.quitRequest(afterKeys: false))
         #expect(!session.hasQuit)
         #expect(session.prompt == "alice> ")
         #expect(session.prefill?.text == "left again")

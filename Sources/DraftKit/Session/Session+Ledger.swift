@@ -256,7 +256,8 @@ extension Session {
     }
 
     /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first and leaves
-    /// the line as it was (empty). At a prompt it cancels the prompt.
+    /// the line as it was (empty); a Ctrl-D after other keys warns again (``handle(_:recalledOver:)``
+    /// disarmed the warning). At a prompt it cancels the prompt.
     func requestQuit(_ read: inout LineRead) -> Outcome {
         let origin: DraftRules.Lost.Origin =
             read.question == nil ? read.target.map { .draft($0.draftKey) } ?? .line : .line

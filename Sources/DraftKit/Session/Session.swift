@@ -27,7 +27,8 @@ public final class Session {
     /// failed command, text typed where no chat is open), or nothing. Set by the ledger
     /// after every event.
     public internal(set) var line = TextDraft(text: "")
-    /// Whether Ctrl-D was pressed once with drafts in memory: a second one quits.
+    /// Whether Ctrl-D was pressed once with drafts in memory and nothing came since: a
+    /// Ctrl-D that is the very next key quits.
     public internal(set) var isQuitPending = false
     /// Messages that arrived in chats that were not open, by chat, since each was last
     /// opened. In memory, like drafts: a new session starts with none.
@@ -118,7 +119,8 @@ public final class Session {
         var read = LineRead(
             given: line, ending: event, recalledOver: recalledOver, question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
-        if event != .quitRequest { isQuitPending = false }
+        // Anything but a Ctrl-D that is the very next key disarms the warning.
+        if event != .quitRequest(afterKeys: false) { isQuitPending = false }
         var outcome: Outcome
         switch event {
         case .endOfInput:
