@@ -174,17 +174,30 @@ extension ConservationDriver {
     }
 
     /// Quits (Ctrl-D until it ends: a prompt cancels first, drafts warn first), then
-    /// starts draftline again.
+    /// starts draftline again. Only a Ctrl-D that is the very next key after the warning
+    /// quits, and looking (`^X d`) is a key: after a warning, the driver looks (and checks),
+    /// presses Ctrl-D (which warns again: the look carried on), then the very next Ctrl-D.
     func quit() throws {
         for _ in 0..<3 {
             if !line.isEmpty { try clearLine() }
             try ctrlD()
-            guard try waitForRead() else {
+            guard let read = try terminal.waitForAny(["\u{1B}[?2004h"], timeout: 30) else {
                 try check(expecting: [])
                 return try restart()
             }
             try beginRead()
             try check(expecting: [])
+            guard read.before.contains("would be forgotten") else { continue }
+            try ctrlD()
+            guard try terminal.waitForAny(["would be forgotten"], timeout: 30) != nil, try waitForRead() else {
+                throw failure("a Ctrl-D after a look at the drafts did not warn again; \(context)")
+            }
+            try ctrlD()
+            guard try waitForRead() else {
+                try check(expecting: [])
+                return try restart()
+            }
+            throw failure("the Ctrl-D right after the quit warning did not quit; \(context)")
         }
         throw failure("three Ctrl-D on an empty line did not quit; \(context)")
     }
