@@ -26,7 +26,9 @@ extension Presenter {
             keyRows.map { (Self.padded($0.0, to: keyWidth) + "  " + $0.1, $0.2) },
             leftWidth: keyWidth + 2 + functionWidth)
         lines += Self.wrap("Enter sends; Ctrl-C abandons the line (/undo brings it back);", indent: 2)
-        lines += Self.wrap("Ctrl-D on an empty line quits (with drafts in memory, press it twice)", indent: 2)
+        lines += Self.wrap(
+            "Ctrl-D on an empty line quits (with drafts in memory, it warns first: a Ctrl-D that is the very next key quits)",
+            indent: 2)
         return lines
     }
 
