@@ -234,7 +234,7 @@ public final class Session {
     func checkKnown(_ key: GlobalKey) throws(DraftlineError) {
         guard contacts[key] == nil else { return }
         let chat = InputTarget.privateChat(key).chatID(as: identity)
-        if let count = try? history.messageCount(in: chat).value, count > 0 { return }
+        if let last = try? history.recentMessages(in: chat, limit: 1).value, !last.isEmpty { return }
         throw .unknownUser(key)
     }
 
