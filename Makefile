@@ -9,9 +9,9 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),) $(ARGS)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup test-setup build run test test-examples lint format bench fuzz docs man install uninstall clean
+.PHONY: all setup test-setup build run test test-examples lint format bench fuzz fuzz-build docs man install uninstall clean
 
-FUZZ_TARGETS := command-parser sanitizer history-reader storage journal nested-plist index-tail journal-lines
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard Fuzz/*.swift))))
 FUZZ_SECONDS ?= 60
 
 all: build
@@ -51,6 +51,7 @@ LONG_TESTS = RandomKeystrokeTests|EndToEndTests\.ConservationTests
 
 test: test-setup lint
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory fuzz-build
 	$(SWIFT) test --skip-build --skip "$(LONG_TESTS)"
 	$(SWIFT) test --skip-build --filter "$(LONG_TESTS)"
 
@@ -65,18 +66,14 @@ bench: setup
 	$(SWIFT) build -c release
 	$(SWIFT) run -c release --skip-build draftline-bench
 
-# Coverage-guided fuzzing with libFuzzer: each target in Fuzz/ is compiled into one module
-# with DraftKit (swiftc -sanitize=fuzzer) and run FUZZ_SECONDS (default 60), every target its
-# full time whatever the others found; an input slower than 60 s counts as a failure. A
-# failing input is written to .build/fuzz/<target>-crash-* (or -timeout-*); the corpus grows
-# in .build/fuzz/corpus-<target>. The failed targets are named at the end (status 1).
-fuzz: setup
-	@mkdir -p .build/fuzz
+# Coverage-guided fuzzing with libFuzzer: Scripts/build-fuzzers compiles the package's
+# library modules once with coverage instrumentation (swiftc -sanitize=fuzzer), then each
+# target in Fuzz/ over them; each runs FUZZ_SECONDS (default 60), every target its full
+# time whatever the others found; an input slower than 60 s counts as a failure. A failing
+# input is written to .build/fuzz/<target>-crash-* (or -timeout-*); the corpus grows in
+# .build/fuzz/corpus-<target>. The failed targets are named at the end (status 1).
+fuzz: fuzz-build
 	@failed=""; for target in $(FUZZ_TARGETS); do \
-		echo "fuzz: building $$target"; \
-		swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -D FUZZING -module-name DraftKit -I Sources/CFileSystem \
-			$$(find Sources/DraftKit Sources/DraftlineREPL -name '*.swift') Sources/DraftKitFuzzing/*.swift Fuzz/$$target.swift \
-			-o .build/fuzz/$$target || { failed="$$failed $$target(build)"; continue; }; \
 		mkdir -p .build/fuzz/corpus-$$target; \
 		echo "fuzz: running $$target for $(FUZZ_SECONDS) s (log: .build/fuzz/$$target.log)"; \
 		SWIFT_BACKTRACE=enable=no .build/fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=60 \
@@ -88,6 +85,10 @@ fuzz: setup
 			failed="$$failed $$target"; }; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed"; exit 1; fi; echo "fuzz: every target ran its full time"
+
+# Builds every fuzz target (no run); `make test` does it, so a fuzzer cannot rot unnoticed.
+fuzz-build: setup
+	Scripts/build-fuzzers $(FUZZ_TARGETS)
 
 # The DraftKit documentation (DocC): .build/docs/index.html.
 docs: setup

@@ -1,5 +1,6 @@
 // libFuzzer entry point: the history-file reader, on a scratch data directory. Built by
 // `make fuzz`.
+import DraftKitFuzzing
 import Foundation
 
 nonisolated(unsafe) private var scratch: String = {

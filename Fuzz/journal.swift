@@ -1,5 +1,6 @@
 // libFuzzer entry point: the journal and the chat list's index, fed with any bytes.
 // Built by `make fuzz`.
+import DraftKitFuzzing
 import Foundation
 
 nonisolated(unsafe) private var scratch: String = {

@@ -1,5 +1,6 @@
 // libFuzzer entry point: FuzzProperties.nestedPropertyList on a scratch data directory (issue 19).
 // Built by `make fuzz`.
+import DraftKitFuzzing
 import Foundation
 
 nonisolated(unsafe) private var scratch: String = {

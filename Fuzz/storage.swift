@@ -1,5 +1,6 @@
 // libFuzzer entry point: the storage layer, fed with file-system states (file kinds,
 // sizes, names). Built by `make fuzz`.
+import DraftKitFuzzing
 import Foundation
 
 nonisolated(unsafe) private var scratch: String = {

@@ -1,10 +1,7 @@
 // The properties of issue 19's fuzz targets: nested property lists, the chat list's index
 // with a tail of any bytes, journal lines of any size. Shared with the seeded pass.
+import DraftKit
 import Foundation
-
-#if !FUZZING
-    import DraftKit
-#endif
 
 extension FuzzProperties {
     /// What a byte of a nesting program writes.

@@ -1,12 +1,9 @@
 // The properties draftline's fuzzers check, shared by the libFuzzer targets in Fuzz/
-// (`make fuzz`, compiled into one module with DraftKit, hence the FUZZING condition) and by
+// (`make fuzz`, built over the package's modules by Scripts/build-fuzzers) and by
 // the seeded pass in the test suite.
+import DraftKit
+import DraftlineREPL
 import Foundation
-
-#if !FUZZING
-    import DraftKit
-    import DraftlineREPL
-#endif
 
 /// Properties that must hold for any input. Each returns `nil` when it holds, else what
 /// went wrong: the libFuzzer targets trap on that, so the input is saved; tests expect nil.
