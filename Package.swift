@@ -17,8 +17,11 @@ let package = Package(
         // What the completion key does: the one type the core answers with and the line
         // editor acts on (neither depends on the other).
         .target(name: "Completion"),
+        // libedit's history behind a function that says when a read consults it: C, since
+        // libedit calls it with C-variadic arguments.
+        .target(name: "CHistoryWatch", linkerSettings: [.linkedLibrary("edit")]),
         // The only Swift code that calls libedit; it owns the one path output takes.
-        .target(name: "LineEditor", dependencies: ["CEditLine", "Completion"]),
+        .target(name: "LineEditor", dependencies: ["CEditLine", "CHistoryWatch", "Completion"]),
         // Signal handlers in C: they run where Swift code must not.
         .target(name: "CTerminalSignals"),
         // glibc's file-system calls that the Glibc module leaves out (syncfs).

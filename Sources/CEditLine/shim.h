@@ -8,7 +8,6 @@
 #define CEDITLINE_SHIM_H
 
 #include <histedit.h>
-#include <stdarg.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,82 +196,6 @@ static inline int dl_el_has_cursor_motion(EditLine *el) {
     char *up = NULL, *erase = NULL;
     if (el_get(el, EL_GETTC, "up", &up) != 0 || el_get(el, EL_GETTC, "ce", &erase) != 0) return 0;
     return up != NULL && up[0] != '\0' && erase != NULL && erase[0] != '\0';
-}
-
-/// Called when libedit consults the history while reading a line (a recall: the up
-/// arrow, `^R`, vi's `k` or `/`), with the context given to `dl_history_observe`.
-typedef void (*dl_history_observer)(void *context);
-
-static dl_history_observer dl_observer = NULL;
-static void *dl_observer_context = NULL;
-
-/// Sets the function called on every history lookup libedit makes while reading.
-static inline void dl_history_observe(dl_history_observer observer, void *context) {
-    dl_observer = observer;
-    dl_observer_context = context;
-}
-
-/// A history function for `EL_HIST` that forwards every operation to libedit's own
-/// `history()` with its arguments, and tells the observer first when the operation moves
-/// through the list (a recall is about to replace the edit line, which still holds what
-/// was typed). libedit has no `va_list` form of `history()`, so each operation's
-/// arguments are taken one by one, as `history(3)` documents them.
-static int dl_history_watching(void *ref, HistEvent *ev, int op, ...) {
-    History *h = (History *)ref;
-    va_list args;
-    va_start(args, op);
-    int result = -1;
-    switch (op) {
-    case H_FIRST: case H_LAST: case H_PREV: case H_NEXT: case H_CURR:
-        if (dl_observer != NULL) dl_observer(dl_observer_context);
-        result = history(h, ev, op);
-        break;
-    case H_SET: case H_PREV_EVENT: case H_NEXT_EVENT:
-        if (dl_observer != NULL) dl_observer(dl_observer_context);
-        result = history(h, ev, op, va_arg(args, int));
-        break;
-    case H_PREV_STR: case H_NEXT_STR:
-        if (dl_observer != NULL) dl_observer(dl_observer_context);
-        result = history(h, ev, op, va_arg(args, const char *));
-        break;
-    case H_GETSIZE: case H_CLEAR: case H_GETUNIQUE: case H_END:
-        result = history(h, ev, op);
-        break;
-    case H_SETSIZE: case H_SETUNIQUE: case H_DEL:
-        result = history(h, ev, op, va_arg(args, int));
-        break;
-    case H_ENTER: case H_ADD: case H_APPEND: case H_LOAD: case H_SAVE:
-        result = history(h, ev, op, va_arg(args, const char *));
-        break;
-    case H_SAVE_FP:
-        result = history(h, ev, op, va_arg(args, FILE *));
-        break;
-    case H_NSAVE_FP: {
-        size_t count = va_arg(args, size_t);
-        result = history(h, ev, op, count, va_arg(args, FILE *));
-        break;
-    }
-    case H_NEXT_EVDATA: case H_DELDATA: {
-        int number = va_arg(args, int);
-        result = history(h, ev, op, number, va_arg(args, void **));
-        break;
-    }
-    case H_REPLACE: {
-        const char *line = va_arg(args, const char *);
-        result = history(h, ev, op, line, va_arg(args, void *));
-        break;
-    }
-    default:
-        break;
-    }
-    va_end(args);
-    return result;
-}
-
-/// `el_set(el, EL_HIST, dl_history_watching, h)`: the history attached through the
-/// watching function above.
-static inline int dl_el_set_watched_history(EditLine *el, History *h) {
-    return el_set(el, EL_HIST, dl_history_watching, h);
 }
 
 #endif

@@ -1,4 +1,5 @@
 import CEditLine
+import CHistoryWatch
 import Completion
 import Glibc
 
@@ -120,6 +121,10 @@ public final class LineEditor {
 
     let editLine: OpaquePointer
     let history: OpaquePointer
+    /// The history function libedit calls (`CHistoryWatch`): it tells this editor when a
+    /// read consults the history. Owned here, freed in `deinit` after the editor ends; its
+    /// context is this editor, unretained, which outlives it.
+    private var watcher: OpaquePointer?
     /// The prompt, NUL-terminated, in memory that stays put: libedit keeps the pointer the
     /// prompt function returns.
     private var prompt: UnsafeMutableBufferPointer<CChar>
@@ -193,7 +198,16 @@ public final class LineEditor {
         hasCursorMotion = dl_el_has_cursor_motion(el) == 1
         try Self.check(dl_history_set_size(h, Int32(clamping: historySize)), "history(H_SETSIZE)")
         try Self.check(dl_history_set_unique(h, 1), "history(H_SETUNIQUE)")
-        try Self.check(dl_el_set_watched_history(el, h), "el_set(EL_HIST)")
+        watcher = dl_watched_history_create(
+            h,
+            { context in
+                guard let context else { return }
+                Unmanaged<LineEditor>.fromOpaque(context).takeUnretainedValue().historyConsulted()
+            }, Unmanaged.passUnretained(self).toOpaque())
+        guard let watcher else {
+            throw LineEditorError(function: "dl_watched_history_create", message: "out of memory")
+        }
+        try Self.check(dl_el_set_watched_history(el, watcher), "el_set(EL_HIST)")
         try Self.check(dl_el_set_signal(el, 1), "el_set(EL_SIGNAL)")
         try Self.check(dl_el_set_edit_signals(el, 0), "el_set(EL_SETTY, -isig)")
         try Self.check(dl_el_keep_edit_mode_between_reads(el), "el_set(EL_SETTY, -x -icanon -echo -isig)")
@@ -202,11 +216,6 @@ public final class LineEditor {
         try Self.check(
             dl_el_set_prompt(el) { el in LineEditor.from(el)?.prompt.baseAddress }, "el_set(EL_PROMPT)")
         try Self.check(dl_el_set_read_function(el, Self.readTrampoline), "el_set(EL_GETCFN)")
-        dl_history_observe(
-            { context in
-                guard let context else { return }
-                Unmanaged<LineEditor>.fromOpaque(context).takeUnretainedValue().historyConsulted()
-            }, Unmanaged.passUnretained(self).toOpaque())
         try addSlot(name: Self.prefillFunction, help: "insert the pending draft", action: .prefill)
         try addSlot(name: Self.pasteFunction, help: "insert the pasted text", action: .paste)
         try addSlot(name: Self.completeFunction, help: "complete a command or a name", action: .complete)
@@ -224,8 +233,8 @@ public final class LineEditor {
     }
 
     deinit {
-        dl_history_observe(nil, nil)
         el_end(editLine)
+        dl_watched_history_free(watcher)
         history_end(history)
         prompt.deallocate()
     }
