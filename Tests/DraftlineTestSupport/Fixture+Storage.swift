@@ -37,6 +37,30 @@ extension Fixture {
             ("<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: depth)
                 + String(repeating: "</array>", count: depth) + "</plist>").utf8)
     }
+
+    /// Arrays nested `depth` deep behind a processing instruction written `<?>`: Foundation
+    /// reads `<?>` as a whole instruction inside an element, so it recurses into every
+    /// array (issue 30, 1), while a scan that looks for the instruction's end after its `?`
+    /// steps over them to the next `?>`.
+    public static func instructionHiddenXML(depth: Int) -> Data {
+        Data(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>alice</key><array><?>"
+                + String(repeating: "<array>", count: depth) + "?></array></dict></plist>").utf8)
+    }
+
+    /// Arrays nested `depth` deep in XML written in UTF-16 (with its byte-order mark, which
+    /// Foundation converts from): between the letters U+213C U+2D2D, whose bytes read
+    /// `<!--`, and U+2D2D `>`, whose bytes read `-->`. A scan of the bytes as they are sees
+    /// one comment where Foundation reads every array.
+    public static func wideHiddenXML(depth: Int) -> Data {
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist version=\"1.0\"><dict><key>alice</key><array>"
+            + "<string>\u{213C}\u{2D2D}</string>" + String(repeating: "<array>", count: depth)
+            + String(repeating: "</array>", count: depth) + "<string>\u{2D2D}></string></array></dict></plist>"
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in text.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        return Data(bytes)
+    }
 }
 
 extension PipedProcess {

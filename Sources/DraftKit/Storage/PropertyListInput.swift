@@ -41,61 +41,87 @@ enum PropertyListInput {
     }
 
     /// The deepest nesting of elements in the bytes read as XML (0 for a binary property
-    /// list), in one pass without recursion.
+    /// list), in one pass without recursion. Text that starts with a byte-order mark of
+    /// UTF-16 or UTF-32 is measured as Foundation reads it: converted to UTF-8 first (its
+    /// bytes, scanned as they are, could hide tags: `<` followed by `!--` is the UTF-16 of
+    /// two letters).
     static func depth(of data: Data) -> Int {
         if data.starts(with: Array("bplist".utf8)) { return 0 }
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let lt = UInt8(ascii: "<")
-            let gt = UInt8(ascii: ">")
-            var depth = 0
-            var deepest = 0
-            var index = 0
-            /// The index after the first `terminator` at or after `from`, or the end.
-            func skip(past terminator: [UInt8], from: Int) -> Int {
-                var at = from
-                while at + terminator.count <= bytes.count {
-                    if bytes[at] == terminator[0] && bytes[at..<(at + terminator.count)].elementsEqual(terminator) {
-                        return at + terminator.count
-                    }
-                    at += 1
-                }
-                return bytes.count
-            }
-            func starts(_ prefix: String, at: Int) -> Bool {
-                let utf8 = Array(prefix.utf8)
-                return at + utf8.count <= bytes.count && bytes[at..<(at + utf8.count)].elementsEqual(utf8)
-            }
-            while index < bytes.count {
-                guard bytes[index] == lt else {
-                    index += 1
-                    continue
-                }
-                let next = index + 1
-                if starts("!--", at: next) {
-                    index = skip(past: Array("-->".utf8), from: next + 3)
-                } else if starts("![CDATA[", at: next) {
-                    index = skip(past: Array("]]>".utf8), from: next + 8)
-                } else if starts("?", at: next) {
-                    index = skip(past: Array("?>".utf8), from: next + 1)
-                } else if starts("!", at: next) {
-                    index = skip(past: [gt], from: next)
-                } else if starts("/", at: next) {
-                    depth = max(0, depth - 1)
-                    index = skip(past: [gt], from: next)
-                } else {
-                    let end = skip(past: [gt], from: next)
-                    let isEmpty =
-                        end - 2 > index && end <= bytes.count && bytes[end - 1] == gt
-                        && bytes[end - 2] == UInt8(ascii: "/")
-                    if !isEmpty {
-                        depth += 1
-                        deepest = max(deepest, depth)
-                    }
-                    index = end
-                }
-            }
-            return deepest
+        if let (encoding, mark) = wideEncoding(of: data) {
+            guard var text = String(bytes: data.dropFirst(mark), encoding: encoding) else { return 0 }
+            return text.withUTF8 { depth(of: $0) }
         }
+        return data.withUnsafeBytes { depth(of: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// The encoding and the length of a byte-order mark Foundation converts from before it
+    /// parses (`detectEncoding`): UTF-32 and UTF-16, as it tells them apart.
+    static func wideEncoding(of data: Data) -> (String.Encoding, Int)? {
+        let head = Array(data.prefix(4)) + [1, 1, 1, 1]
+        switch (head[0], head[1], head[2], head[3]) {
+        case (0, 0, 0xFE, 0xFF): return (.utf32BigEndian, 4)
+        case (0xFE, 0xFF, 0, 0): return (.utf32LittleEndian, 4)
+        case (0xFE, 0xFF, _, _) where data.count >= 2: return (.utf16BigEndian, 2)
+        case (0xFF, 0xFE, _, _) where data.count >= 2: return (.utf16LittleEndian, 2)
+        default: return nil
+        }
+    }
+
+    /// The deepest nesting of elements in UTF-8 bytes, as Foundation's scanner reads tags.
+    /// Where Foundation could end a comment, a section or an instruction, the scan ends it
+    /// at the earliest such place: it may count tags Foundation skips (and go deeper), never
+    /// skip tags Foundation reads. A processing instruction inside an element ends at the
+    /// first `?>` from its `?` (so `<?>` is one whole), as Foundation's does.
+    static func depth(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let lt = UInt8(ascii: "<")
+        let gt = UInt8(ascii: ">")
+        var depth = 0
+        var deepest = 0
+        var index = 0
+        /// The index after the first `terminator` at or after `from`, or the end.
+        func skip(past terminator: [UInt8], from: Int) -> Int {
+            var at = from
+            while at + terminator.count <= bytes.count {
+                if bytes[at] == terminator[0] && bytes[at..<(at + terminator.count)].elementsEqual(terminator) {
+                    return at + terminator.count
+                }
+                at += 1
+            }
+            return bytes.count
+        }
+        func starts(_ prefix: String, at: Int) -> Bool {
+            let utf8 = Array(prefix.utf8)
+            return at + utf8.count <= bytes.count && bytes[at..<(at + utf8.count)].elementsEqual(utf8)
+        }
+        while index < bytes.count {
+            guard bytes[index] == lt else {
+                index += 1
+                continue
+            }
+            let next = index + 1
+            if starts("!--", at: next) {
+                index = skip(past: Array("-->".utf8), from: next + 3)
+            } else if starts("![CDATA[", at: next) {
+                index = skip(past: Array("]]>".utf8), from: next + 8)
+            } else if starts("?", at: next) {
+                index = skip(past: Array("?>".utf8), from: next)
+            } else if starts("!", at: next) {
+                index = skip(past: [gt], from: next)
+            } else if starts("/", at: next) {
+                depth = max(0, depth - 1)
+                index = skip(past: [gt], from: next)
+            } else {
+                let end = skip(past: [gt], from: next)
+                let isEmpty =
+                    end - 2 > index && end <= bytes.count && bytes[end - 1] == gt
+                    && bytes[end - 2] == UInt8(ascii: "/")
+                if !isEmpty {
+                    depth += 1
+                    deepest = max(deepest, depth)
+                }
+                index = end
+            }
+        }
+        return deepest
     }
 }
