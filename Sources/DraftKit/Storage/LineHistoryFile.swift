@@ -11,12 +11,10 @@ import Foundation
 /// the oldest dropped past ``limit``, and the file replaced atomically (mode 0600), so two
 /// sessions of one identity merge their lines rather than overwrite each other's.
 ///
-/// The file all identities shared before, `line-history.plist`, is read by the default
-/// identity `me` (whose lines it held until identities came) until `me` has a file of its
-/// own, and never written again; other identities never read it.
+/// The file all identities shared before, `line-history.plist`, is never read: it holds the
+/// lines of whoever ran there (`--as alice` too), so no identity can tell its own lines
+/// from another's in it.
 public struct LineHistoryFile {
-    /// The file all identities shared before each had its own.
-    static let sharedName = "line-history.plist"
     /// Whose lines these are.
     public let identity: GlobalKey
     /// The most lines kept.
@@ -40,7 +38,7 @@ public struct LineHistoryFile {
     /// The lines, oldest first; empty when the file is missing or unreadable (or nests too
     /// deep to be read safely).
     public func load() -> [String] {
-        Array(read().suffix(limit))
+        Array((read() ?? []).suffix(limit))
     }
 
     /// Adds a line at the end of the file as it is now (another session's lines kept),
@@ -50,7 +48,12 @@ public struct LineHistoryFile {
         encoder.outputFormat = .binary
         do {
             try lock.withLock { () throws(FileError) in
-                guard let data = try? encoder.encode(Array((read() + [line]).suffix(limit))) else {
+                guard let lines = read() else {
+                    // A file that is there but is no list of lines is never replaced by one line.
+                    throw FileError(
+                        "read", path: path, code: 0, detail: "it is not a property list of lines: left as it is")
+                }
+                guard let data = try? encoder.encode(Array((lines + [line]).suffix(limit))) else {
                     throw FileError("encode", path: path, code: 0, detail: "the line history cannot be encoded")
                 }
                 try directories.root.replace(name, with: data, temporary: directories.temporary)
@@ -60,11 +63,24 @@ public struct LineHistoryFile {
         }
     }
 
-    /// The file's lines (for `me` without a file of its own, the shared file's).
-    private func read() -> [String] {
-        let own = try? directories.root.read(name)
-        let data = own ?? (identity == .me ? try? directories.root.read(Self.sharedName) : nil)
-        guard let data, let lines = try? PropertyListInput.decode([String].self, from: data) else { return [] }
-        return lines
+    /// The file's lines; empty when there is none, `nil` when it is there but holds no list
+    /// (unreadable, nested too deep). A line that reads as "no value" is the text `$null`
+    /// (``Line``).
+    private func read() -> [String]? {
+        guard let data = try? directories.root.read(name) else {
+            return directories.root.exists(name) ? nil : []
+        }
+        return (try? PropertyListInput.decode([Line].self, from: data))?.compactMap(\.text)
+    }
+
+    /// One entry of the file: a string as written (`$null` included, which Foundation's
+    /// decoder reads as "no value"); anything else is passed over, not the whole file.
+    private struct Line: Decodable {
+        var text: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            text = container.decodeNil() ? "$null" : try? container.decode(String.self)
+        }
     }
 }
