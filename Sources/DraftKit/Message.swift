@@ -72,11 +72,12 @@ public struct Message: Codable, Equatable, Sendable {
     /// Reads a message, defaulting every missing or mistyped key as the seed model does.
     ///
     /// Numbers are loose across property-list writers (an integer `0`, a real `40`), so a
-    /// real field also accepts an integer. Only a value that is not a dictionary at all
-    /// fails.
+    /// real field also accepts an integer; a string `$null` is that text, as written
+    /// (``Swift/KeyedDecodingContainer/text(forKey:)``). Only a value that is not a
+    /// dictionary at all fails.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func string(_ key: CodingKeys) -> String { ((try? c.decodeIfPresent(String.self, forKey: key)) ?? nil) ?? "" }
+        func string(_ key: CodingKeys) -> String { c.text(forKey: key) ?? "" }
         func real(_ key: CodingKeys) -> Double {
             if let value = (try? c.decodeIfPresent(Double.self, forKey: key)) ?? nil { return value }
             return Double(((try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil) ?? 0)

@@ -1,4 +1,5 @@
 import DraftKit
+import DraftKitFuzzing
 import DraftlineTestSupport
 import Foundation
 import Glibc
@@ -79,5 +80,113 @@ struct HostileDataTests {
             #expect(try piped.waitForExit() == .exited(0), "\(piped.text)")
             #expect(piped.text.contains("you: still here"))
         }
+    }
+
+    /// Writes a property list with Python's `plistlib` from a JSON value (`fmt`: `XML` or
+    /// `BINARY`), so the file is what an independent writer makes.
+    func plistlib(_ value: Any, format: String, to name: String) throws -> String {
+        let path = fixture.root + "/" + name
+        let script =
+            "import json, plistlib, sys; plistlib.dump(json.loads(sys.argv[2]), open(sys.argv[1], 'wb'), "
+            + "fmt=plistlib.FMT_\(format))"
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+        let result = try Fixture.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, path, json], environment: fixture.environment(),
+            timeout: 60)
+        guard result.status == 0 else {
+            throw PseudoTerminal.Failure(description: String(decoding: result.error, as: UTF8.self))
+        }
+        return path
+    }
+
+    /// The messages of a chat in another data directory, read by `plistlib`.
+    func messages(in chat: String, of directory: String, thread: Bool = false) throws -> [Message] {
+        let other = try Fixture()
+        try FileManager.default.removeItem(atPath: other.root)
+        try FileManager.default.createDirectory(atPath: other.root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: other.dataDirectory, withDestinationPath: directory)
+        return try other.messages(in: chat, thread: thread)
+    }
+
+    // MARK: 3. `$null`
+
+    /// Typing `$null` as a line: the edit line's history keeps it and every line before and
+    /// after it (the file read as empty, and the next line replaced it with only itself).
+    @Test func aLineOfDollarNullKeepsTheEditLinesHistory() throws {
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        for line in ["first", "$null", "after"] {
+            try terminal.send(line + "\r")
+            try terminal.waitFor("you: \(line)")
+            try terminal.waitForPrompt("alice> ")
+        }
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.lineHistory() == ["/open alice", "first", "$null", "after", "/quit"])
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["first", "$null", "after"])
+    }
+
+    /// An import's `$null` does not depend on an unrelated key of the file: XML (the
+    /// issue's: `NSWindow Frame` sent the file to Foundation, which read `""`) and binary
+    /// (the variant: a boolean key does the same), each read as plistlib reads it.
+    @Test(arguments: ["XML", "BINARY"])
+    func dollarNullInAnImportIsTheSameWhateverElseTheFileHolds(_ format: String) throws {
+        let chat: [[String: Any]] = [["messageID": "m1", "content": "$null", "address": "$null"]]
+        var contents: [String] = []
+        for (index, extra) in [[:], ["NSWindow Frame": format == "XML" ? "0 0 640 480" : true]].enumerated() {
+            var file: [String: Any] = ["alice": chat]
+            file.merge(extra) { old, _ in old }
+            let directory = fixture.root + "/import\(index)"
+            let path = try plistlib(file, format: format, to: "log\(index).plist")
+            let result = try fixture.runPiped("", arguments: ["import", path, "--data-dir", directory])
+            #expect(result.status == 0, "\(result.error)")
+            let stored = try messages(in: "alice", of: directory)
+            contents += stored.map { $0.content + "|" + $0.address }
+        }
+        #expect(contents == ["$null|$null", "$null|$null"])
+    }
+
+    // MARK: 5. the kinds' key
+
+    /// A chat named `draftline.kinds` (a contact's key) is exported as a chat beside the
+    /// kinds, which plistlib reads both of, and comes back from an import.
+    @Test func aChatNamedLikeTheKindsKeyIsExportedAndImported() throws {
+        try fixture.writeContacts(["draftline.kinds"], into: data)
+        #expect(try run("/open draftline.kinds\nhello\n").status == 0)
+        let file = fixture.root + "/out.plist"
+        #expect(try run("", ["export", file]).status == 0)
+        let exported = try fixture.propertyList(at: file)
+        #expect((exported["draftline.kinds"] as? [[String: Any]])?.first?["content"] as? String == "hello")
+        #expect(exported["draftline:kinds"] as? [String: String] == ["draftline.kinds": "chat"])
+        let second = fixture.root + "/second"
+        let imported = try fixture.runPiped("", arguments: ["import", file, "--data-dir", second])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(try messages(in: "draftline.kinds", of: second).map(\.content) == ["hello"])
+    }
+
+    /// Two kinds dictionaries in one binary file (the issue's) and in XML (the variant) are
+    /// read as Foundation's decoder and plistlib read them: the last one, not both merged.
+    @Test(arguments: ["binary", "xml"])
+    func twoKindsDictionariesAreReadAsTheLastOne(_ format: String) throws {
+        func chat(_ text: String) -> PropertyListTree { .array([.dictionary([("content", .string(text))])]) }
+        let tree = PropertyListTree.dictionary([
+            ("tweet_1", chat("one")), ("tweet_2", chat("two")),
+            ("draftline.kinds", .dictionary([("tweet_1", .string("chat"))])),
+            ("draftline.kinds", .dictionary([("tweet_2", .string("chat"))])),
+        ])
+        let path = try write(format == "binary" ? tree.binary : tree.xmlDocument, to: "kinds.plist")
+        let python = try Fixture.run(
+            "/usr/bin/env",
+            arguments: [
+                "python3", "-c", "import plistlib,sys; print(plistlib.load(open(sys.argv[1],'rb'))['draftline.kinds'])",
+                path,
+            ],
+            environment: fixture.environment(), timeout: 60)
+        #expect(String(decoding: python.output, as: UTF8.self) == "{'tweet_2': 'chat'}\n")
+        let result = try importing(path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try fixture.messages(in: "tweet_1", thread: true).map(\.content) == ["one"])
+        #expect(try fixture.messages(in: "tweet_2").map(\.content) == ["two"])
+        #expect(try fixture.messages(in: "tweet_1").isEmpty)
     }
 }

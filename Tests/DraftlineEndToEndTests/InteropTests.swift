@@ -128,7 +128,7 @@ struct InteropTests {
             "/usr/bin/env",
             arguments: [
                 "python3", "-c",
-                "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); k=d.pop('draftline.kinds'); "
+                "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); k=d.pop('draftline:kinds'); "
                     + "print(sorted(d), sum(map(len, d.values())), sorted(k.items()))",
                 exported,
             ], environment: fixture.environment(), timeout: 60)

@@ -77,7 +77,7 @@ struct RoundTripTests {
         _ = try draftline(["--data-dir", first], input: "/open tweet_1\nfor the user\n")
         let file = fixture.root + "/out.plist"
         #expect(try draftline(["export", file, "--data-dir", first]).status == 0)
-        #expect(try plist(file)["draftline.kinds"] as? [String: String] == ["tweet_1": "chat"])
+        #expect(try plist(file)["draftline:kinds"] as? [String: String] == ["tweet_1": "chat"])
 
         let imported = try draftline(["import", file, "--data-dir", second])
         #expect(imported.output == "imported 1 message into 1 chat from \(file)\n", "\(imported.error)")

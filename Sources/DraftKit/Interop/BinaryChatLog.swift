@@ -32,6 +32,10 @@ struct BinaryChatLog {
         Array(key.rawValue.utf8).withUnsafeBytes { words($0) } ?? (-1, 0, 0)
     }
 
+    /// Whether a key or a name is the string Foundation's decoder reads as "no value"
+    /// (``Swift/KeyedDecodingContainer/text(forKey:)``): such a key is Foundation's to read.
+    static func isNullMarker(_ text: String) -> Bool { text.utf8.count == 5 && text == "$null" }
+
     /// A short string's length and its bytes in two words, zero-filled; `nil` past 16 bytes.
     static func words(_ bytes: UnsafeRawBufferPointer) -> (count: Int, low: UInt64, high: UInt64)? {
         guard bytes.count <= 16 else { return nil }
@@ -89,12 +93,21 @@ struct BinaryChatLog {
         }
         guard let root = dictionary(topObject) else { return nil }
         var named: [String: [Int]] = [:]
+        // Every key once (a repeated one, the kinds' too, is Foundation's to read: it takes
+        // the last); no key or kind Foundation reads as "no value" (`$null`).
+        var seen: Set<String> = []
+        var sawKinds = false
         for (keyObject, valueObject) in root {
-            guard let key = string(keyObject), named[key] == nil else { return nil }
-            if key == ChatLogFile.kindsKey, let pairs = dictionary(valueObject) {
-                // draftline's own key: string to string throughout, else Foundation's to read.
+            guard let key = string(keyObject), !Self.isNullMarker(key), seen.insert(key).inserted else { return nil }
+            if ChatLogFile.isKindsKey(key), let pairs = dictionary(valueObject) {
+                // draftline's own key: string to string throughout, else Foundation's to read;
+                // both spellings at once are Foundation's too.
+                guard !sawKinds else { return nil }
+                sawKinds = true
                 for (chat, kind) in pairs {
-                    guard let chat = string(chat), let kind = string(kind), kindNames[chat] == nil else { return nil }
+                    guard let chat = string(chat), let kind = string(kind), kindNames[chat] == nil,
+                        !Self.isNullMarker(chat), !Self.isNullMarker(kind)
+                    else { return nil }
                     kindNames[chat] = kind
                 }
                 continue

@@ -25,8 +25,16 @@ public struct ChatLogFile {
     /// What ``kindsKey`` says each chat is; empty in a file draftline did not write.
     public var kinds: [String: ChatID.Kind] = [:]
 
-    /// The key under which an export records each chat's kind.
-    public static let kindsKey = "draftline.kinds"
+    /// The key under which an export records each chat's kind: no chat can be named so
+    /// (a `:` is outside every chat name), so it never meets a chat's key.
+    public static let kindsKey = "draftline:kinds"
+    /// The key earlier exports recorded the kinds under: also the name a user could have
+    /// (`draftline.kinds`), so it holds the kinds only where its value is a dictionary of
+    /// them, and a chat where it holds messages.
+    public static let legacyKindsKey = "draftline.kinds"
+
+    /// Whether a file's key is where kinds are recorded (``kindsKey``, ``legacyKindsKey``).
+    static func isKindsKey(_ key: String) -> Bool { key == kindsKey || key == legacyKindsKey }
     /// How ``kindsKey`` names each kind.
     static let kindNames: [ChatID.Kind: String] = [.privateChat: "chat", .thread: "thread"]
 
@@ -131,7 +139,7 @@ public struct ChatLogFile {
         }
         var chats: [(String, [Message])] = []
         var skipped = 0
-        for key in root.keys.sorted() where key != Self.kindsKey || root[key]?.messages != nil {
+        for key in root.keys.sorted() where !Self.isKindsKey(key) || root[key]?.messages != nil {
             guard let messages = root[key]?.messages, !messages.isEmpty else {
                 skipped += 1
                 continue
@@ -139,7 +147,8 @@ public struct ChatLogFile {
             chats.append((key, messages))
         }
         guard !chats.isEmpty else { throw .noChats(keys: root.count) }
-        self.init(chats: chats, skippedKeys: skipped, kinds: Self.kinds(root[Self.kindsKey]?.names ?? [:]))
+        let names = root[Self.kindsKey]?.names ?? root[Self.legacyKindsKey]?.names
+        self.init(chats: chats, skippedKeys: skipped, kinds: Self.kinds(names ?? [:]))
     }
 
     /// The file's bytes for these chats (a binary property list, by `PropertyListEncoder`):

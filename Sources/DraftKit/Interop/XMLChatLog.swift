@@ -61,10 +61,12 @@ struct XMLChatLog {
             while true {
                 skipSpace()
                 if take("</dict>") { break }
-                guard take("<key>"), let key = text(), take("</key>"), keys.insert(key).inserted else { return nil }
+                guard take("<key>"), let key = text(), take("</key>"), !Self.isNull(key), keys.insert(key).inserted
+                else { return nil }
                 skipSpace()
-                if key == ChatLogFile.kindsKey, take("<dict>") {
-                    guard let names = names() else { return nil }
+                if ChatLogFile.isKindsKey(key), take("<dict>") {
+                    // Both spellings at once are Foundation's to read.
+                    guard kindNames.isEmpty, let names = names() else { return nil }
                     kindNames = names
                     continue
                 }
@@ -174,9 +176,11 @@ struct XMLChatLog {
             while true {
                 skipSpace()
                 if take("</dict>") { break }
-                guard take("<key>"), let key = text(), take("</key>"), names[key] == nil else { return nil }
+                guard take("<key>"), let key = text(), take("</key>"), names[key] == nil, !Self.isNull(key) else {
+                    return nil
+                }
                 skipSpace()
-                guard let value = string() else { return nil }
+                guard let value = string(), !Self.isNull(value) else { return nil }
                 names[key] = value
             }
             return names.isEmpty ? nil : names
@@ -190,12 +194,19 @@ struct XMLChatLog {
             return XMLChatLog.fields.firstIndex { $0.count == name.count && $0.elementsEqual(name) }
         }
 
-        /// `<string>…</string>` or `<string/>`.
+        /// `<string>…</string>` or `<string/>`. Text that starts with `$null` is read only
+        /// as that whole word (which Foundation's decoder reads as "no value", and draftline
+        /// as the text: ``Swift/KeyedDecodingContainer/text(forKey:)``); with more after it,
+        /// Foundation refuses the file, and so it is Foundation's to read.
         mutating func string() -> String? {
             if take("<string/>") { return "" }
             guard take("<string>"), let value = text(), take("</string>") else { return nil }
+            guard !Self.isNull(value) || value == "$null" else { return nil }
             return value
         }
+
+        /// Whether text begins as Foundation's decoder reads "no value": `$null`.
+        static func isNull(_ text: String) -> Bool { text.utf8.starts(with: "$null".utf8) }
 
         /// Steps over spaces, tabs and line feeds between elements.
         mutating func skipSpace() {

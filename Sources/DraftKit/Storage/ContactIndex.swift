@@ -130,7 +130,7 @@ final class ContactIndex: @unchecked Sendable {
         init(from decoder: any Decoder) throws {
             let container = try? decoder.container(keyedBy: Keys.self)
             key = try? container?.decode(String.self, forKey: .key)
-            name = try? container?.decode(String.self, forKey: .name)
+            name = container?.text(forKey: .name)
         }
     }
 

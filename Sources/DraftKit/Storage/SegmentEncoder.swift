@@ -176,7 +176,8 @@ struct SegmentEncoder {
                 if byte >= 0x80 { ascii = false }
                 if byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
             }
-            guard !ascii else {
+            // `$null` in UTF-16: Foundation's decoder reads the ASCII one as "no value".
+            guard !ascii || (utf8.count == 5 && utf8.elementsEqual("$null".utf8)) else {
                 header(0x50, count: utf8.count)
                 bytes.append(contentsOf: utf8)
                 return
