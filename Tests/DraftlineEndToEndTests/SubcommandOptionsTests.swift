@@ -1,3 +1,4 @@
+import DraftKit
 import DraftlineTestSupport
 import Foundation
 import Testing
@@ -65,7 +66,7 @@ struct SubcommandOptionsTests {
         #expect(status == 0, "\(placement): \(error)")
         #expect(output == "exported 1 message in 1 chat to \(file)\n")
         let written = try fixture.propertyList(at: file)
-        let chats = written.filter { !$0.key.hasPrefix("draftline.") }
+        let chats = written.filter { $0.key != ChatLogFile.kindsKey }
         #expect(chats.keys.sorted() == ["bob"], "\(written.keys)")
         let messages = try #require(chats["bob"] as? [[String: Any]])
         #expect(messages.map { $0["content"] as? String } == ["for bob"])
