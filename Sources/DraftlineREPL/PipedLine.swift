@@ -1,12 +1,11 @@
 import DraftKit
 
-/// Plays a line read from a pipe as the keystrokes a person would type into the edit
-/// line, then Enter.
+/// Plays the lines read from a pipe as the keystrokes a person would type into the edit
+/// line; a line's newline is Enter, unless the line ended with a key.
 ///
-/// - Text is typed into the line at its cursor: a fresh line starts as the target's
-///   draft (pre-filled, cursor where it was left).
-/// - A fresh line that starts with `/` is a command, typed on its own: the draft stays
-///   as it is.
+/// - Text is typed into the line at its cursor: a fresh line starts as the pre-fill (the
+///   target's draft, cursor where it was left), so a command typed on a line of its own is
+///   typed into the draft, as on a terminal, and leaves it as it is.
 /// - Control bytes act as their keys do on a terminal: `^X` (0x18) then `p`, `b`, `o`
 ///   or `/` leaves with the line as the draft (after `^X o` the rest is the name to
 ///   open; after `^X /`, the command); Ctrl-C (0x03) abandons the line; Ctrl-D (0x04) on
@@ -14,22 +13,40 @@ import DraftKit
 ///   Ctrl-U (0x15) empties the line; Ctrl-A, Ctrl-E, Ctrl-B and Ctrl-F (0x01, 0x05, 0x02,
 ///   0x06) move the cursor to the start, to the end, back and forward. After a leave
 ///   key, Ctrl-C or Ctrl-D, typing goes on in a fresh line.
-/// - The newline is Enter, unless the line ended with a key: then it only ends the line.
-public enum PipedLine {
+/// - A line that ends with a key ends there: its newline is not Enter. After an editing
+///   key (Ctrl-U, Ctrl-A, Ctrl-E, Ctrl-B, Ctrl-F, a Ctrl-D that deleted) the edit line is
+///   still being typed, as on a terminal before Enter: the next piped line goes on in it.
+///
+/// The pipe loop keeps one `PipedLine` for the whole input: it holds that unfinished line.
+public struct PipedLine {
+    /// The edit line an editing key left at the end of the last piped line, still being
+    /// typed; `nil` when the next line starts fresh, from the pre-fill.
+    public private(set) var unfinished: TextDraft?
+
+    public init() {}
+
     /// Plays `line`: `handle` gets each event in order; `prefill` says what a fresh line
     /// starts with at that moment (it changes as events are handled).
-    public static func play(_ line: String, prefill: () -> TextDraft?, handle: (InputEvent) -> Void) {
+    public mutating func play(_ line: String, prefill: () -> TextDraft?, handle: (InputEvent) -> Void) {
         let scalars = Array(line.unicodeScalars)
-        var edited: TextDraft?  // the line after an editing key; nil while it is the pre-fill
+        // The line after an editing key; nil while it is the pre-fill.
+        var edited: TextDraft? = unfinished
         var typed = String.UnicodeScalarView()
-        var fresh = true  // no key yet in this line
+        var fresh = unfinished == nil  // no key yet in this edit line
         var endedWithKey = false
+        unfinished = nil
 
         func current() -> TextDraft { (edited ?? prefill() ?? TextDraft(text: "")).inserting(String(typed)) }
         func restart() {
             edited = nil
             typed = String.UnicodeScalarView()
             fresh = true
+            endedWithKey = true
+        }
+        func edit(_ line: TextDraft) {
+            edited = line
+            typed = String.UnicodeScalarView()
+            fresh = false
             endedWithKey = true
         }
 
@@ -55,16 +72,10 @@ public enum PipedLine {
                     handle(.quitRequest(afterKeys: !fresh))
                     restart()
                 } else {
-                    edited = now.deletingForward()
-                    typed = String.UnicodeScalarView()
-                    fresh = false
-                    endedWithKey = false
+                    edit(now.deletingForward())
                 }
             case "\u{15}":
-                edited = TextDraft(text: "")
-                typed = String.UnicodeScalarView()
-                fresh = false
-                endedWithKey = false
+                edit(TextDraft(text: ""))
             case "\u{1}", "\u{5}", "\u{2}", "\u{6}":
                 let now = current()
                 let length = now.text.unicodeScalars.count
@@ -75,29 +86,26 @@ public enum PipedLine {
                 case "\u{2}": cursor = max(0, now.cursor - 1)
                 default: cursor = min(length, now.cursor + 1)
                 }
-                edited = TextDraft(text: now.text, cursor: cursor)
-                typed = String.UnicodeScalarView()
-                fresh = false
-                endedWithKey = false
+                edit(TextDraft(text: now.text, cursor: cursor))
             default:
                 typed.append(scalar)
                 endedWithKey = false
             }
         }
-        if endedWithKey { return }
-        let text = String(typed)
-        if fresh && text.hasPrefix("/") {
-            handle(.line(text))
-        } else {
+        guard endedWithKey else {
             handle(.line(current().text))
+            return
         }
+        // An editing key ended the line: the edit line is still being typed.
+        if let edited, !fresh { unfinished = edited }
     }
 
-    /// The events a piped line stands for, given a pre-fill that does not change between
-    /// them: for lines holding at most one key.
+    /// The events one piped line stands for, on its own, given a pre-fill that does not
+    /// change between them: for lines holding at most one key.
     public static func events(for line: String, prefill: TextDraft?) -> [InputEvent] {
         var events: [InputEvent] = []
-        play(line, prefill: { events.isEmpty ? prefill : nil }) { events.append($0) }
+        var piped = PipedLine()
+        piped.play(line, prefill: { events.isEmpty ? prefill : nil }) { events.append($0) }
         return events
     }
 

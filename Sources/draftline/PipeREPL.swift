@@ -17,6 +17,7 @@ struct PipeREPL {
     func run() -> Int32 {
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
         var number = 0
+        var piped = PipedLine()
         while !frontend.hasQuit {
             // Between lines, what other processes sent; the demo peers answer only during
             // /wait, so that a script's transcript does not depend on how fast it ran.
@@ -37,7 +38,7 @@ struct PipeREPL {
                     ])
                 }
                 var failed = false
-                PipedLine.play(text, prefill: { frontend.prefill }) { event in
+                piped.play(text, prefill: { frontend.prefill }) { event in
                     guard !frontend.hasQuit, !failed else { return }
                     let response = frontend.handle(event)
                     console.show(response.lines)

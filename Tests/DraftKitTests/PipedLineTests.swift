@@ -11,8 +11,13 @@ struct PipedLineTests {
         #expect(PipedLine.event(for: "hello", prefill: nil) == .line("hello"))
     }
 
-    @Test func commandLineLeavesThePrefillAlone() {
-        #expect(PipedLine.event(for: "/back", prefill: TextDraft(text: "draft")) == .line("/back"))
+    /// A command on a line of its own is typed into the draft at its cursor, as on a
+    /// terminal: the session runs it and the draft stays. (Sent whole, the line `/open bob`
+    /// over the draft `b` read as the insertion `/open bo` before it: "no user 'bo'".)
+    @Test func aCommandLineIsTypedIntoTheDraftAsOnATerminal() {
+        #expect(PipedLine.event(for: "/back", prefill: TextDraft(text: "draft")) == .line("draft/back"))
+        #expect(PipedLine.event(for: "/open bob", prefill: TextDraft(text: "b")) == .line("b/open bob"))
+        #expect(PipedLine.event(for: "/back", prefill: nil) == .line("/back"))
     }
 
     @Test func trailingKeyBytesLeaveWithTheText() {
@@ -46,7 +51,9 @@ struct PipedKeyTests {
             PipedLine.events(for: "\u{4}x\u{15}\u{4}\u{4}", prefill: nil) == [
                 .quitRequest(afterKeys: false), .quitRequest(afterKeys: true), .quitRequest(afterKeys: false),
             ])
-        #expect(PipedLine.events(for: "\u{4}", prefill: draft) == [.line("drft")])
+        // Elsewhere Ctrl-D deletes the character under the cursor (and, last, ends the line).
+        #expect(PipedLine.events(for: "\u{4}!", prefill: draft) == [.line("dr!ft")])
+        #expect(PipedLine.events(for: "\u{4}", prefill: draft) == [])
     }
 
     @Test func theCommandKeyLeavesAndTheRestIsTheCommand() {
@@ -55,6 +62,44 @@ struct PipedKeyTests {
                 .leave(.command, TextDraft(text: "dr!aft", cursor: 3)), .line("drafts"),
             ])
         #expect(PipedLine.events(for: "\u{18}/", prefill: draft) == [.leave(.command, draft)])
+    }
+
+    /// A line that ends with a key ends there, whatever the key: after an editing key the
+    /// edit line is still being typed, and the next piped line goes on in it.
+    @Test func aLineThatEndsWithAnEditingKeyIsNotEntered() {
+        var piped = PipedLine()
+        var events: [InputEvent] = []
+        func play(_ line: String, prefill: TextDraft? = nil) {
+            piped.play(line, prefill: { prefill }) { events.append($0) }
+        }
+        for key in ["\u{15}", "\u{1}", "\u{5}", "\u{2}", "\u{6}", "\u{4}"] {
+            events = []
+            play("draft" + key, prefill: nil)
+            #expect(events.isEmpty, "\(key.debugDescription) was followed by Enter")
+            #expect(piped.unfinished != nil)
+            play("")
+            #expect(events.count == 1)
+            piped = PipedLine()
+        }
+        // Ctrl-A ends the line; the next one types at the start of it.
+        events = []
+        play("world\u{1}")
+        play("hello ")
+        #expect(events == [.line("hello world")])
+        // Ctrl-U, then the next line: typed into the emptied line, not the pre-fill.
+        events = []
+        play("\u{15}", prefill: draft)
+        play("new", prefill: draft)
+        #expect(events == [.line("new")])
+        // A Ctrl-D after the line's keys is not the very next key: it warns again.
+        events = []
+        play("x\u{15}")
+        play("\u{4}")
+        #expect(events == [.quitRequest(afterKeys: true)])
+        // The script: a restored draft, Ctrl-D twice at its end; nothing is sent.
+        events = []
+        play("\u{4}\u{4}", prefill: TextDraft(text: "x"))
+        #expect(events.isEmpty)
     }
 
     @Test func aKeyInTheMiddleGoesOnInTheNextLine() {

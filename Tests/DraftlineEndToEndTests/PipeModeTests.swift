@@ -31,6 +31,21 @@ struct PipeModeTests {
         #expect(result.output.hasSuffix("1 draft discarded: privateMessage_alice\n"))
     }
 
+    /// A piped line that ends with a key ends there, whichever key: Ctrl-D twice at the end
+    /// of a restored draft deletes nothing and sends nothing (it was followed by Enter,
+    /// which sent `you: x`); Ctrl-A at a line's end moves the cursor and the next line types
+    /// there; a command on a line of its own is typed into the draft `b` and runs (sent
+    /// whole, `/open bob` read as `/open bo` typed before the draft: "no user 'bo'").
+    @Test func aLineThatEndsWithAKeyIsNotEntered() throws {
+        let result = try fixture.runPiped(
+            "/open alice\nx\u{18}p\n/back\n\u{4}\u{4}\n\u{15}world\u{1}\nhello \nb\u{18}b\n/open alice\n/open bob\n")
+        #expect(result.status == 0)
+        #expect(result.error == "", "\(result.error)")
+        #expect(!result.output.contains("you: x"))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["hello world"])
+        #expect(result.output.contains("chat with Bob Okafor"))
+    }
+
     @Test func badLinesGetOneErrorLineEachAndExitZero() throws {
         let result = try fixture.runPiped("/open\n/open Zed!\n/open zed\n/nope\nhello\n")
         #expect(result.status == 0)
