@@ -54,6 +54,10 @@ let package = Package(
         .target(name: "ProgramDriver"),
 
         // Tests.
+        // A reference model of SPEC §1a written from the SPEC alone: it depends on nothing, so
+        // the conservation test's idea of what the user meant is not the code's own.
+        .target(name: "ReferenceModel", path: "Tests/ReferenceModel"),
+        .testTarget(name: "ReferenceModelTests", dependencies: ["ReferenceModel"]),
         .target(
             name: "DraftlineTestSupport", dependencies: ["DraftKit", "ProgramDriver"],
             path: "Tests/DraftlineTestSupport"),
@@ -70,7 +74,7 @@ let package = Package(
             name: "DraftlineEndToEndTests",
             dependencies: [
                 "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader",
-                "draft-rules", "original-chat-log", "original-input-view",
+                "draft-rules", "original-chat-log", "original-input-view", "ReferenceModel",
             ]
         ),
     ],

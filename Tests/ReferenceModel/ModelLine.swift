@@ -1,0 +1,92 @@
+/// The edit line as the reference model knows it: its characters, where each came from,
+/// and the cursor (counted in Unicode scalars, as draftline shows it).
+///
+/// Only editing whose effect libedit documents exactly is modelled (typing, motion,
+/// deleting a character, killing the line or its end).
+public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
+    /// Where a character of the line came from.
+    public enum Origin: Equatable, Sendable {
+        /// Pre-filled: the draft as restored, or text `/undo` put back.
+        case draft
+        /// Typed by the user.
+        case typed
+        /// Inserted by a bracketed paste.
+        case pasted
+        /// Put there by a history recall (Up, `^R`).
+        case recalled
+    }
+
+    public private(set) var scalars: [Unicode.Scalar] = []
+    public private(set) var origins: [Origin] = []
+    public var cursor = 0
+
+    public init(_ text: String = "", cursor: Int? = nil, origin: Origin = .draft) {
+        scalars = Array(text.unicodeScalars)
+        origins = Array(repeating: origin, count: scalars.count)
+        self.cursor = min(cursor ?? scalars.count, scalars.count)
+    }
+
+    public var text: String { String(String.UnicodeScalarView(scalars)) }
+    public var count: Int { scalars.count }
+    public var isEmpty: Bool { scalars.isEmpty }
+    public var description: String { "\(text.debugDescription)@\(cursor)" }
+
+    /// Inserts text at the cursor; the cursor ends after it.
+    public mutating func insert(_ typed: String, origin: Origin) {
+        let new = Array(typed.unicodeScalars)
+        scalars.insert(contentsOf: new, at: cursor)
+        origins.insert(contentsOf: Array(repeating: origin, count: new.count), at: cursor)
+        cursor += new.count
+    }
+
+    private mutating func delete(_ range: Range<Int>) {
+        scalars.removeSubrange(range)
+        origins.removeSubrange(range)
+    }
+
+    /// Backspace (ed-delete-prev-char): the character before the cursor.
+    public mutating func deleteBefore() {
+        guard cursor > 0 else { return }
+        cursor -= 1
+        delete(cursor..<cursor + 1)
+    }
+
+    /// The character under the cursor (emacs Ctrl-D inside a line). In vi's command mode
+    /// (`x`) the cursor then stays on the line.
+    public mutating func deleteUnder(staysOnLine: Bool) {
+        guard cursor < scalars.count else { return }
+        delete(cursor..<cursor + 1)
+        if staysOnLine && cursor >= scalars.count && cursor > 0 { cursor = scalars.count - 1 }
+    }
+
+    /// Emacs `^U` (em-kill-line): the whole line.
+    public mutating func killLine() {
+        delete(0..<scalars.count)
+        cursor = 0
+    }
+
+    /// Emacs `^K` (ed-kill-line): from the cursor to the end.
+    public mutating func killToEnd() { delete(cursor..<scalars.count) }
+
+    /// Moves the cursor by `offset`, kept inside `0...limit` (the end, or the last character).
+    public mutating func move(by offset: Int, limit: Int? = nil) {
+        cursor = max(0, min(limit ?? scalars.count, cursor + offset))
+    }
+
+    /// Whether this line is `base` with one contiguous insertion: the inserted part, at
+    /// every place it could have gone (several when the insertion repeats its neighbours),
+    /// each with its place and the origin of its first character. `nil` when it is not.
+    public func insertion(into base: String) -> [(place: Int, text: String, first: Origin)]? {
+        let old = Array(base.unicodeScalars)
+        let extra = scalars.count - old.count
+        guard extra > 0 else { return nil }
+        var prefix = 0
+        while prefix < old.count && old[prefix] == scalars[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count && old[old.count - 1 - suffix] == scalars[scalars.count - 1 - suffix] { suffix += 1 }
+        guard old.count - suffix <= prefix else { return nil }
+        return ((old.count - suffix)...prefix).map { place in
+            (place, String(String.UnicodeScalarView(scalars[place..<place + extra])), origins[place])
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// Commands (SPEC §2): what each does to the screens, the drafts and the undo stack.
+extension ReferenceModel {
+    /// What a command did.
+    enum Outcome: Equatable {
+        /// A usage error, an unknown name or user: the error is shown; nothing changed.
+        case failed
+        /// It ran; the screen is the same.
+        case stayed
+        /// It ran and set the line itself (`/undo`, `/discard`).
+        case filledLine
+        /// It ran and leaves for this screen.
+        case went(Screen)
+        /// It ran and pops the stack (`/back`).
+        case wentBack
+    }
+
+    /// A command entered at the edit line: typed into a restored draft, typed on its own, or
+    /// recalled over the user's own line (`own`).
+    mutating func run(_ command: String, entered: ModelLine, own: ModelLine?) {
+        // SPEC §1a "a recalled command entered over text": "text that was in the line before
+        // the recall (a restored draft and what was typed into it) stays: as the draft, or
+        // on the undo stack with the notice". In a chat it is the draft before the command
+        // runs (so a command that leaves keeps it, and one that stays gives it back, cursor
+        // where it was: issue 28 item 10); where no chat is open there is no draft to keep
+        // it: it goes on the stack.
+        let homeless = own.flatMap { key == nil && !$0.isEmpty ? $0 : nil }
+        settleEdits(keptIn: entered.text)
+        if let own, !own.isEmpty, let key {
+            store(own.text, cursor: own.cursor, in: key)
+            baseline = ModelLine(own.text, cursor: own.cursor, origin: .draft)
+            draftDisplaced = false
+        }
+        switch perform(command) {
+        case .failed:
+            if onPipe {
+                // A pipe gives no line back (SPEC §2 pipe mode: each line is typed into the
+                // pre-filled line; a failed line is never glued to the next): the next line
+                // is typed into the draft as it was.
+                restore()
+            } else {
+                // SPEC §1a "a command that fails": "the line comes back as it was entered";
+                // "a / typed onto a restored draft": "gives the whole line back unchanged".
+                giveBack(entered)
+                if own != nil && !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
+                if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            }
+        case .stayed:
+            // SPEC §1a "a command typed into a restored draft": "the command runs and the
+            // draft stays exactly as restored"; a command "never changes the draft" (§1).
+            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            restore()
+        case .filledLine:
+            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+        case .went(let next):
+            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            go(to: next)
+            restore()
+        case .wentBack:
+            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            _ = back()
+            restore()
+        }
+    }
+
+    /// Runs a command (`/name args`) on the screen on top.
+    mutating func perform(_ command: String) -> Outcome {
+        let words = command.dropFirst().split(separator: " ").map(String.init)
+        let name = words.first ?? ""
+        let arguments = Array(words.dropFirst())
+        switch name {
+        case "open":
+            guard arguments.count == 1, Self.users.contains(arguments[0]) else { return .failed }
+            return .went(.chat(arguments[0]))
+        case "profile":
+            if let user = arguments.first {
+                guard arguments.count == 1, Self.users.contains(user) else { return .failed }
+                return .went(.profile(user))
+            }
+            switch screen {
+            case .chat(let user), .profile(let user): return .went(.profile(user))
+            case .home: return .failed
+            }
+        case "back":
+            guard arguments.isEmpty, screens.count > 1 else { return .failed }
+            return .wentBack
+        case "drafts", "help":
+            return arguments.isEmpty ? .stayed : .failed
+        case "chats":
+            guard arguments.count <= 1, arguments.allSatisfy({ $0 == "all" || Int($0) != nil }) else { return .failed }
+            return .stayed
+        case "history":
+            guard key != nil, arguments.count <= 1, arguments.allSatisfy({ Int($0) != nil }) else { return .failed }
+            return .stayed
+        case "attach":
+            guard let key, arguments.count == 1, attachable.contains(arguments[0]) else { return .failed }
+            var draft = drafts[key] ?? Draft(text: "", cursor: 0, media: 0)
+            draft.media += 1
+            drafts[key] = draft
+            return .stayed
+        case "discard":
+            // "drop this draft (/undo brings it back)": its text goes on the stack.
+            guard arguments.isEmpty, let key, let draft = drafts[key], !draft.text.isEmpty else { return .failed }
+            push(draft.text, origin: key, cursor: draft.cursor)
+            store("", cursor: 0, in: key)
+            restore()
+            return .filledLine
+        case "undo":
+            guard arguments.isEmpty, !undo.isEmpty else { return .failed }
+            undoTop()
+            return .filledLine
+        case "expect":
+            // A check (a pipe's look) changes nothing, whether it holds or not.
+            return .stayed
+        default:
+            return .failed
+        }
+    }
+
+    /// SPEC §1a "`/undo`": "a stack; it never overwrites silently: when the target now holds
+    /// a newer draft, that draft goes on the stack and the message says so." README: "/undo
+    /// takes the most recent entry back where it came from". A line that was no draft's
+    /// (home, a profile, the command prompt) comes back in the line ("Ctrl-C on any screen":
+    /// "/undo puts it back in the line").
+    mutating func undoTop() {
+        let entry = undo.removeFirst()
+        guard let origin = entry.origin else {
+            restore()
+            let draft = baseline.text
+            line = ModelLine(entry.text, cursor: entry.cursor, origin: .typed)
+            draftDisplaced = !draft.isEmpty && !entry.text.contains(draft)
+            return
+        }
+        if let newer = drafts[origin], !newer.text.isEmpty, newer.text != entry.text {
+            push(newer.text, origin: origin, cursor: newer.cursor)
+        }
+        store(entry.text, cursor: entry.cursor, in: origin)
+        restore()
+    }
+}

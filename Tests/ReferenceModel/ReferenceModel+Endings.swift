@@ -1,0 +1,333 @@
+/// How a read ends: Enter, a leave key, Ctrl-C, Ctrl-D; on a screen and on the prompts.
+extension ReferenceModel {
+    /// What Enter makes of a line.
+    enum Verdict: Equatable {
+        case empty, blank, refused
+        case message(String)
+        case command(String)
+    }
+
+    /// Whether `text` starts a command: `/` and not `//` (SPEC §1 "commands").
+    static func isCommand(_ text: String) -> Bool { text.hasPrefix("/") && !text.hasPrefix("//") }
+
+    /// Judges the entered line against the baseline.
+    func judge(_ entered: ModelLine, recalled: Bool) -> Verdict {
+        guard !entered.isEmpty else { return .empty }
+        // SPEC §1a "a paste is text": "A line that cannot be entered (over 64 KiB) is never
+        // destroyed" (whatever it holds).
+        if entered.text.utf8.count > Self.lineLimit { return .refused }
+        // SPEC §1a "a command typed into a restored draft", "a / typed onto a restored draft"
+        // and "the line's baseline": the line is judged against the draft as restored, not
+        // against what the last read was given. A recalled line, or a line /undo filled
+        // over the draft, is not the draft with an insertion: it is judged whole.
+        if !recalled, !draftDisplaced, !baseline.isEmpty, let places = entered.insertion(into: baseline.text) {
+            if let typed = places.first(where: { $0.first == .typed && Self.isCommand($0.text) }) {
+                return .command(typed.text)
+            }
+            // "`//` still sends a literal `/`": the insertion's first `/` is dropped (the
+            // model's reading of a `//` typed into a draft: the same as at a line's start).
+            if let slashes = places.first(where: { $0.first == .typed && $0.text.hasPrefix("//") }) {
+                var scalars = Array(entered.text.unicodeScalars)
+                scalars.remove(at: slashes.place)
+                return .message(String(String.UnicodeScalarView(scalars)))
+            }
+            // "a paste into a restored draft never makes it a command attempt (the draft and
+            // the paste are one message when the user presses Enter)". A draft that is itself
+            // a command line (left with a leave key) stays one: the paste did not make it so.
+            if places.contains(where: { $0.first == .pasted }) && !Self.isCommand(baseline.text) {
+                return entered.text.allSatisfy(\.isWhitespace) ? .blank : .message(entered.text)
+            }
+        }
+        // SPEC §1 "commands": a line that starts with `/` is a command; "a paste is text":
+        // "on an empty edit line a pasted line is like a typed one".
+        if Self.isCommand(entered.text) { return .command(entered.text) }
+        let message = entered.text.hasPrefix("//") ? String(entered.text.dropFirst()) : entered.text
+        return message.allSatisfy(\.isWhitespace) ? .blank : .message(message)
+    }
+
+    // MARK: - Enter
+
+    mutating func enter() {
+        commandMode = false
+        switch prompt {
+        case .name: return enterName()
+        case .command: return enterCommandPrompt()
+        case .none: break
+        }
+        let own = saved
+        saved = nil
+        let entered = line
+        if !entered.isEmpty { historyHasLines = true }
+        switch judge(entered, recalled: own != nil) {
+        case .empty, .blank: blank(own: own)
+        case .refused: refuse(entered)
+        case .message(let text): send(text, entered: entered, own: own)
+        case .command(let command): run(command, entered: entered, own: own)
+        }
+    }
+
+    /// A line given back after Enter: the same text, the cursor at its end (a new read
+    /// pre-filled with it; SPEC §1a "a command that fails": "the line comes back as it was
+    /// entered").
+    mutating func giveBack(_ entered: ModelLine) {
+        line = entered
+        line.cursor = line.count
+    }
+
+    /// An empty or blank line. SPEC §1 "send": "Whitespace-only text clears the draft and
+    /// sends nothing"; README: "send a blank line: no text is sent (attachments waiting in
+    /// the draft are); the draft's text goes on the undo stack".
+    mutating func blank(own: ModelLine?) {
+        if let own, !own.isEmpty { push(own.text, origin: key, cursor: own.cursor) }
+        settleEdits()
+        if let key, case .chat(let user) = screen {
+            let draft = drafts[key]
+            sent += Array(repeating: Message(chat: user, type: "image", text: ""), count: draft?.media ?? 0)
+            if let draft, own.map({ !$0.text.contains(draft.text) }) ?? true {
+                push(draft.text, origin: key, cursor: draft.cursor)
+            }
+            drafts[key] = nil
+        }
+        // Where no chat is open a blank line is nothing to keep (the model's reading of
+        // "text where no chat is open ... stays": whitespace is not text worth an error).
+        restore()
+    }
+
+    /// SPEC §1a "a paste is text": "A line that cannot be entered (over 64 KiB) is never
+    /// destroyed: it stays in the line, or goes to the undo stack with the notice." On a
+    /// terminal it stays; on a pipe, where the next line must not be glued to it (as
+    /// "pipe mode, a send that fails" says), it goes on the undo stack.
+    mutating func refuse(_ entered: ModelLine) {
+        settleEdits(keptIn: entered.text)
+        if onPipe {
+            push(entered.text, origin: key, cursor: entered.cursor)
+            restore()
+        } else {
+            giveBack(entered)
+        }
+    }
+
+    /// A message: in a chat it is sent (SPEC §1 "send": the draft is removed first; its
+    /// media go first); where no chat is open it cannot be.
+    mutating func send(_ text: String, entered: ModelLine, own: ModelLine?) {
+        guard let key, case .chat(let user) = screen else {
+            // README: "text where no chat is open (home, a profile) and Enter or a leave key:
+            // one error line, and the text stays in the edit line" (given back, cursor at its
+            // end). On a pipe the next line must not be glued to it: it goes on the stack.
+            if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
+            settleEdits(keptIn: entered.text)
+            if onPipe {
+                push(entered.text, origin: nil, cursor: entered.cursor)
+                restore()
+            } else {
+                giveBack(entered)
+            }
+            return
+        }
+        let draft = drafts[key]
+        drafts[key] = nil
+        sent += Array(repeating: Message(chat: user, type: "image", text: ""), count: draft?.media ?? 0)
+        sent.append(Message(chat: user, type: "text", text: text))
+        if let own {
+            // SPEC §1a "history recall (Up, ^R) then Enter": "when the sent text does not
+            // contain the draft's text, the draft goes to the undo stack" — the user's own
+            // line (the draft and what they typed into it) is what the recall replaced.
+            if !own.isEmpty && !text.contains(own.text) { push(own.text, origin: key, cursor: own.cursor) }
+            settleStoredDraft(draft, keptIn: text, covered: own.text.contains(draft?.text ?? ""))
+        } else {
+            settleStoredDraft(draft, keptIn: text)
+        }
+        settleEdits(keptIn: text)
+        restore()
+    }
+
+    // MARK: - Leave keys
+
+    mutating func leave(_ leave: ModelStep.Leave) {
+        commandMode = false
+        switch prompt {
+        case .command, .name:
+            // A leave key at a prompt: the typed command is text on the line (SPEC §1a
+            // "Ctrl-C on any screen ... the ^X / command prompt: a non-empty line goes to the
+            // undo stack with the notice"; a half-typed name is not text to keep), then the
+            // key acts from the screen, whose draft the key that asked already kept.
+            if prompt == .command && !line.isEmpty { push("/" + line.text, origin: nil) }
+            prompt = .none
+            switch leave {
+            case .profile:
+                switch screen {
+                case .chat(let user), .profile(let user): go(to: .profile(user))
+                case .home: break
+                }
+                restore()
+            case .back:
+                _ = back()
+                restore()
+            case .open: ask(.name)
+            case .command: ask(.command)
+            }
+            return
+        case .none:
+            break
+        }
+        let own = saved
+        saved = nil
+        guard let key, case .chat(let user) = screen else {
+            settleEdits(keptIn: line.text)
+            if !line.isEmpty {
+                // README: "text where no chat is open (home, a profile) and Enter or a leave
+                // key: one error line, and the text stays in the edit line"; on a pipe it
+                // goes on the undo stack (see ``send(_:entered:own:)``).
+                if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
+                if onPipe {
+                    push(line.text, origin: nil, cursor: line.cursor)
+                    line = ModelLine()
+                }
+                return
+            }
+            if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
+            switch leave {
+            case .back: if back() { restore() }
+            case .profile:
+                // At a profile, its user's profile again (as `/profile` there); home has none.
+                if case .profile(let user) = screen {
+                    go(to: .profile(user))
+                    restore()
+                }
+            case .open: ask(.name)
+            case .command: ask(.command)
+            }
+            return
+        }
+        // SPEC §1 "save": the edit buffer is saved as the draft; README: "an empty line
+        // removes the draft, onto the undo stack". SPEC §1a "a recalled command entered over
+        // text" and the law: the user's own line a recall replaced stays, here on the stack.
+        let draft = drafts[key]
+        if let own, !own.isEmpty, !line.text.contains(own.text) {
+            push(own.text, origin: key, cursor: own.cursor)
+        }
+        if line.isEmpty {
+            if let draft, !draft.text.isEmpty, own.map({ !$0.text.contains(draft.text) || $0.isEmpty }) ?? true {
+                push(draft.text, origin: key, cursor: draft.cursor)
+            }
+        } else if own == nil {
+            settleStoredDraft(draft, keptIn: line.text)
+        }
+        settleEdits(keptIn: line.text)
+        store(line.text, cursor: line.cursor, in: key)
+        switch leave {
+        case .profile:
+            go(to: .profile(user))
+            restore()
+        case .back:
+            _ = back()
+            restore()
+        case .open: ask(.name)
+        case .command: ask(.command)
+        }
+    }
+
+    mutating func ask(_ question: Prompt) {
+        prompt = question
+        line = ModelLine()
+        saved = nil
+        draftDisplaced = false
+    }
+
+    // MARK: - The prompts
+
+    /// SPEC §1a "an invalid name at the ^X o prompt": "the error is shown and the prompt
+    /// asks again; an empty line, Ctrl-C or Ctrl-D cancels it."
+    mutating func enterName() {
+        let name = line.text
+        if name.isEmpty { return restore() }
+        if Self.users.contains(name) {
+            go(to: .chat(name))
+            return restore()
+        }
+        // Asked again with the name to fix (terminal); a pipe's next line is the next name.
+        if onPipe { line = ModelLine() } else { giveBack(line) }
+    }
+
+    /// SPEC §1a "a command while a draft is in the line": "^X / asks for a command on its
+    /// own prompt and leaves the draft saved, cursor and all; the draft is back after the
+    /// command." An empty line cancels; a command that fails asks again (as the name prompt).
+    mutating func enterCommandPrompt() {
+        guard !line.isEmpty else { return restore() }
+        let entered = line
+        switch perform("/" + entered.text) {
+        case .failed:
+            if onPipe { line = ModelLine() } else { giveBack(entered) }
+        case .stayed:
+            restore()
+        case .filledLine:
+            break
+        case .went(let next):
+            go(to: next)
+            restore()
+        case .wentBack:
+            _ = back()
+            restore()
+        }
+    }
+
+    // MARK: - Ctrl-C and Ctrl-D
+
+    /// SPEC §1a "Ctrl-C": "abandons the line ... the line comes back empty. The draft that
+    /// was in it goes to the undo stack"; "Ctrl-C on any screen": "a non-empty line goes to
+    /// the undo stack with the notice (at a name prompt Ctrl-C only cancels)".
+    mutating func interrupt() {
+        commandMode = false
+        switch prompt {
+        case .name: return restore()
+        case .command:
+            if !line.isEmpty { push("/" + line.text, origin: nil) }
+            return restore()
+        case .none: break
+        }
+        let own = saved
+        saved = nil
+        let draft = key.flatMap { drafts[$0] }
+        if let own {
+            // SPEC §1a "notices": "Ctrl-C during ^R settles the user's own text (the draft and
+            // what they typed), never a recalled history line, as the top undo entry." The
+            // recalled line is a copy of the history: draftline may keep it below the user's
+            // own text (optional, whatever its text), never on top. A recalled line the user
+            // edited holds their editing: it goes on the stack, below their own text.
+            if !line.isEmpty && line.text != own.text {
+                if line.text != recalled {
+                    push(line.text, origin: key, cursor: line.cursor)
+                } else if !own.isEmpty {
+                    push(line.text, origin: key, optional: true, anyText: true)
+                }
+            }
+            if let draft, !own.text.contains(draft.text) { settleStoredDraft(draft, keptIn: own.text) }
+            settleEdits()
+            push(own.text, origin: key, cursor: own.cursor)
+        } else {
+            settleStoredDraft(draft, keptIn: line.text)
+            push(line.text, origin: key, cursor: line.cursor)
+        }
+        if let key { store("", cursor: 0, in: key) }
+        line = ModelLine()
+        baseline = line
+        draftDisplaced = false
+    }
+
+    /// SPEC §1a "Ctrl-D": on an empty line with drafts (README: or undo entries) the first
+    /// press warns and a Ctrl-D that is the very next key quits; with none it quits at once;
+    /// "At a name prompt it cancels the prompt" (the command prompt too, the model decides,
+    /// as it cancels on an empty line). SPEC §1a "vi mode": the same in command mode.
+    mutating func endOfFile(afterWarning: Bool) {
+        if prompt != .none { return restore() }
+        guard line.isEmpty else {
+            line.deleteUnder(staysOnLine: commandMode)
+            return
+        }
+        if afterWarning || (drafts.isEmpty && undo.isEmpty) {
+            quit = true
+        } else {
+            warned = true
+        }
+    }
+}

@@ -1,0 +1,336 @@
+/// A reference model of SPEC §1a, written from the SPEC alone: what draftline must send,
+/// keep as drafts, put on the undo stack and show in the edit line, after each abstract
+/// step of a user (``ModelStep``).
+///
+/// It shares no code with draftline (this target depends on nothing), so that a test that
+/// holds the binary to it is not holding the code to its own idea of what the user meant.
+/// The law it keeps is SPEC §1a's first sentence: every piece of text in the edit line ends
+/// as a message the user sent on purpose, a draft, or the undo stack, unless the user
+/// deleted it with an editing key. Where the SPEC's table is silent, the comments say what
+/// the model decided and why, quoting the row.
+///
+/// One model plays one process: ``onPipe`` selects pipe mode (SPEC §2), where a line that
+/// cannot be kept in the edit line is never glued to the next one.
+public struct ReferenceModel: Sendable {
+    /// A draft: its text, the cursor inside it, and its media count (SPEC §1 "what a draft holds").
+    public struct Draft: Equatable, Sendable {
+        public var text: String
+        public var cursor: Int
+        public var media: Int
+
+        public init(text: String, cursor: Int, media: Int) {
+            self.text = text
+            self.cursor = cursor
+            self.media = media
+        }
+    }
+
+    /// An entry of the undo stack: where it came from (a draft key, or `nil` for a line that
+    /// was no draft's: home, a profile, the command prompt), its text and cursor.
+    public struct UndoEntry: Equatable, Sendable, CustomStringConvertible {
+        public var origin: String?
+        public var text: String
+        public var cursor: Int
+        /// Text the user deleted with an editing key: the law lets it go, so draftline may
+        /// keep it or not; the first look settles which (``settle(optionalEntries:)``).
+        public var optional = false
+        /// An optional entry whose text the model does not know (a recalled history line:
+        /// the history is libedit's); whatever is seen there settles it.
+        public var anyText = false
+        public var description: String {
+            "\(origin ?? "(line)") \(anyText ? "<any>" : text.debugDescription)\(optional ? "?" : "")"
+        }
+    }
+
+    /// A message sent: the chat (the user's global_key), its type (`text`, `image`), its text.
+    public struct Message: Equatable, Sendable, CustomStringConvertible {
+        public var chat: String
+        public var type: String
+        public var text: String
+        public var description: String { "\(chat):\(type):\(text.debugDescription)" }
+
+        public init(chat: String, type: String, text: String) {
+            self.chat = chat
+            self.type = type
+            self.text = text
+        }
+    }
+
+    /// A screen of the stack (SPEC §2: leaving pushes, `/back` pops).
+    public enum Screen: Equatable, Sendable, CustomStringConvertible {
+        case home, chat(String), profile(String)
+        public var description: String {
+            switch self {
+            case .home: "home"
+            case .chat(let user): user
+            case .profile(let user): "profile \(user)"
+            }
+        }
+    }
+
+    /// A question asked on a prompt of its own, above the screen on top of the stack.
+    public enum Prompt: Equatable, Sendable {
+        case none, name, command
+    }
+
+    /// The demo contacts (SPEC §2 "first run has built-in demo contacts").
+    public static let users: Set<String> = ["alice", "bob", "carol", "dmitri", "mei"]
+    /// A line longer than this many bytes cannot be entered (SPEC §1a "a paste is text").
+    public static let lineLimit = 64 * 1024
+    /// SPEC §1a "`/undo` ... 20 are kept" (README).
+    public static let undoLimit = 20
+
+    public let onPipe: Bool
+    public let vi: Bool
+    /// Paths `/attach` accepts (regular, readable files).
+    public var attachable: Set<String> = []
+
+    public internal(set) var screens: [Screen] = [.home]
+    public internal(set) var drafts: [String: Draft] = [:]
+    /// Most recent first, as `^X d` and `/drafts` list it.
+    public internal(set) var undo: [UndoEntry] = []
+    public internal(set) var line = ModelLine()
+    /// SPEC §1a "the line's baseline": the draft as restored (text and cursor), against which
+    /// "a command typed into a restored draft" is judged.
+    public internal(set) var baseline = ModelLine()
+    public internal(set) var prompt = Prompt.none
+    /// Every message sent, in order.
+    public internal(set) var sent: [Message] = []
+    /// draftline quit (Ctrl-D); ``restart()`` starts the next run.
+    public internal(set) var quit = false
+    /// vi: whether the editor is in command mode.
+    public internal(set) var commandMode = false
+    /// Whether the edit line's history holds any line (it persists across runs).
+    public internal(set) var historyHasLines = false
+
+    /// The user's own line while a recall shows another (Up, `^R`), and the line as recalled.
+    var saved: ModelLine?
+    var recalled = ""
+    /// Recalled lines the user edited that a later recall replaced: their editing is the
+    /// user's text (SPEC §1a's law: no editing key deleted it), kept when the read ends.
+    var edits: [ModelLine] = []
+    /// The stored draft of this screen is not in the line, and not because the user deleted
+    /// it: a recall or `/undo` put other text there. It must not be dropped.
+    var draftDisplaced = false
+    /// The last key was a Ctrl-D that warned.
+    var warned = false
+
+    public init(onPipe: Bool, vi: Bool = false, attachable: Set<String> = []) {
+        self.onPipe = onPipe
+        self.vi = vi && !onPipe
+        self.attachable = attachable
+    }
+
+    /// The screen on top of the stack.
+    public var screen: Screen { screens.last ?? .home }
+
+    /// The draft key of the chat on top (SPEC §1 "keys": `privateMessage_<global_key>`).
+    public var key: String? {
+        if case .chat(let user) = screen { return "privateMessage_" + user }
+        return nil
+    }
+
+    /// Whether the line is the draft exactly as restored: a piped `/drafts` typed into it
+    /// then changes nothing, so a pipe can look.
+    public var lineIsBaseline: Bool {
+        prompt == .none && saved == nil && !draftDisplaced && line == baseline
+    }
+
+    /// Starts the next run after a quit: drafts and the undo stack are gone (SPEC §1
+    /// "where it lives"), history stays.
+    /// `sent` replaces what the model thinks was sent, for a test that starts the model again
+    /// after a disagreement (the history on disk stays).
+    public mutating func restart(sent observed: [Message]? = nil) {
+        let kept = (observed ?? sent, historyHasLines, attachable)
+        self = ReferenceModel(onPipe: onPipe, vi: vi, attachable: kept.2)
+        sent = kept.0
+        historyHasLines = kept.1
+    }
+
+    /// Optional undo entries are settled by what draftline showed: each is kept when it is
+    /// there, dropped when it is not. `seen` gives, for each optional entry in order, the
+    /// text seen in its place, or `nil` when it was not there.
+    public mutating func settle(optionalEntries seen: [String?]) {
+        var answers = seen.makeIterator()
+        undo = undo.compactMap { entry in
+            guard entry.optional else { return entry }
+            guard let text = answers.next() ?? nil else { return nil }
+            var kept = entry
+            kept.optional = false
+            if kept.anyText { kept.text = text }
+            kept.anyText = false
+            return kept
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Plays one step.
+    public mutating func apply(_ step: ModelStep) {
+        precondition(!quit, "a step after quitting")
+        let afterWarning = warned
+        // Only a key carries on after the quit warning: an arrival is not a key.
+        if step != .arrival { warned = false }
+        switch step {
+        case .type(let text):
+            precondition(!commandMode, "typing in vi's command mode")
+            line.insert(text, origin: .typed)
+        case .paste(let text):
+            // SPEC §1a "a paste": pasted text is inserted, never entered; a newline inside a
+            // paste does not send. "a paste is text": line breaks, CRs and an early
+            // `ESC[201~` are text.
+            precondition(!commandMode, "pasting in vi's command mode")
+            line.insert(text, origin: .pasted)
+        case .backspace(let count):
+            for _ in 0..<count { line.deleteBefore() }
+        case .deleteUnder:
+            line.deleteUnder(staysOnLine: commandMode)
+        case .killLine:
+            line.killLine()
+        case .killToEnd:
+            line.killToEnd()
+            if commandMode { line.move(by: 0, limit: max(0, line.count - 1)) }
+        case .home, .viHome:
+            line.cursor = 0
+        case .end:
+            line.cursor = line.count
+        case .viEnd:
+            line.cursor = max(0, line.count - 1)
+        case .left, .viLeft:
+            line.move(by: -1)
+        case .right:
+            line.move(by: 1)
+        case .viRight:
+            line.move(by: 1, limit: max(0, line.count - 1))
+        case .escape:
+            // vi: Escape leaves insert mode and moves back one, as vi does.
+            commandMode = true
+            line.move(by: -1)
+        case .viInsert:
+            commandMode = false
+        case .viAppend:
+            if !line.isEmpty { line.move(by: 1) }
+            commandMode = false
+        case .redraw, .arrival, .look:
+            // SPEC §1a "vi mode": every draftline key works in both maps; Ctrl-L redraws,
+            // never inserts a control character. An arrival never moves the line or its
+            // baseline ("the line's baseline"). A look changes nothing.
+            break
+        case .recall(let text):
+            recall(text)
+        case .recallAndReturn:
+            // SPEC §1a "the line's baseline": a recall that returns to the line never moves
+            // it. libedit puts the cursor at the end (vi: at the start, in command mode)
+            // when the history had a line to show. Over a recalled line, it returns to that
+            // history line as recalled (libedit keeps no edits of a history line: the
+            // model's reading, typing into a recalled line edits the history's copy).
+            if saved != nil {
+                if line.text != recalled { edits.append(line) }
+                line = ModelLine(recalled, origin: .recalled)
+            }
+            if historyHasLines {
+                line.cursor = vi ? 0 : line.count
+                if vi { commandMode = true }
+            }
+        case .searchThenInterrupt(let text):
+            recall(text)
+            interrupt()
+        case .enter:
+            enter()
+        case .leave(let key):
+            leave(key)
+        case .interrupt:
+            interrupt()
+        case .endOfFile:
+            endOfFile(afterWarning: afterWarning)
+        }
+        if undo.count > Self.undoLimit { undo.removeLast(undo.count - Self.undoLimit) }
+    }
+
+    /// A recall that shows `text`; a recall that leaves the line as it was changes nothing.
+    mutating func recall(_ text: String) {
+        guard text != line.text else {
+            // The same text again: libedit still moves the cursor as after any recall.
+            if historyHasLines { line.cursor = vi ? 0 : line.count }
+            if historyHasLines && vi { commandMode = true }
+            return
+        }
+        if saved == nil { saved = line } else if line.text != recalled { edits.append(line) }
+        recalled = text
+        line = ModelLine(text, cursor: vi ? 0 : nil, origin: .recalled)
+        if vi { commandMode = true }
+    }
+
+    // MARK: - Screens
+
+    /// Enters the screen on top: a chat's draft is pre-filled verbatim, cursor where it was
+    /// left (SPEC §1 "restore"), and becomes the line's baseline.
+    mutating func restore() {
+        prompt = .none
+        saved = nil
+        edits = []
+        draftDisplaced = false
+        commandMode = false
+        if let key, let draft = drafts[key], !draft.text.isEmpty {
+            line = ModelLine(draft.text, cursor: draft.cursor, origin: .draft)
+        } else {
+            line = ModelLine()
+        }
+        baseline = line
+    }
+
+    /// Pushes `next`, unless it is the screen already on top (opening the open chat again
+    /// is entering it again).
+    mutating func go(to next: Screen) {
+        if case .chat = next, next == screen {
+        } else {
+            screens.append(next)
+        }
+    }
+
+    /// Pops a screen; `false` at home.
+    mutating func back() -> Bool {
+        guard screens.count > 1 else { return false }
+        screens.removeLast()
+        return true
+    }
+
+    // MARK: - The undo stack
+
+    /// The edited recalled lines a later recall replaced go on the stack, unless `kept`
+    /// (where the line's text goes) holds them.
+    mutating func settleEdits(keptIn kept: String = "") {
+        for edited in edits where !kept.contains(edited.text) {
+            push(edited.text, origin: key, cursor: edited.cursor)
+        }
+        edits = []
+    }
+
+    mutating func push(
+        _ text: String, origin: String?, cursor: Int? = nil, optional: Bool = false, anyText: Bool = false
+    ) {
+        guard !text.isEmpty else { return }
+        undo.insert(
+            UndoEntry(
+                origin: origin, text: text, cursor: min(cursor ?? text.unicodeScalars.count, text.unicodeScalars.count),
+                optional: optional, anyText: anyText), at: 0)
+    }
+
+    /// The stored draft of this chat is leaving the map (sent, replaced, abandoned) while
+    /// `kept` is where the line's text goes. SPEC §1a's law: it must end somewhere, unless
+    /// the user deleted it with an editing key (then draftline may keep it: optional).
+    mutating func settleStoredDraft(_ draft: Draft?, keptIn kept: String, covered: Bool = false) {
+        guard let draft, !draft.text.isEmpty, !kept.contains(draft.text), !covered, let key else { return }
+        push(draft.text, origin: key, cursor: draft.cursor, optional: !draftDisplaced)
+    }
+
+    /// Sets a chat's draft text (empty removes the text entry; SPEC §1 "save").
+    mutating func store(_ text: String, cursor: Int, in key: String) {
+        let media = drafts[key]?.media ?? 0
+        if text.isEmpty && media == 0 {
+            drafts[key] = nil
+        } else {
+            drafts[key] = Draft(text: text, cursor: text.isEmpty ? 0 : cursor, media: media)
+        }
+    }
+}

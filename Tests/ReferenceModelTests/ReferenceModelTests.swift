@@ -1,0 +1,198 @@
+import ReferenceModel
+import Testing
+
+/// The reference model against SPEC §1a's rows and issue 28's ten items, as plain data.
+@Suite("The reference model of SPEC §1a")
+struct ReferenceModelTests {
+    typealias Model = ReferenceModel
+
+    /// Plays steps on a fresh model.
+    static func play(_ steps: [ModelStep], pipe: Bool = false, vi: Bool = false) -> Model {
+        var model = Model(onPipe: pipe, vi: vi, attachable: ["/tmp/photo.png"])
+        for step in steps { model.apply(step) }
+        return model
+    }
+
+    /// `/open alice`, a draft left with `^X b`, `/open alice` again: the draft restored.
+    static let restored: [ModelStep] = [
+        .type("/open alice"), .enter, .type("draft four"), .leave(.back), .type("/open alice"), .enter,
+    ]
+
+    static func texts(_ model: Model) -> [String] { model.sent.map(\.text) }
+
+    @Test func aDraftIsRestoredAndSent() {
+        let model = Self.play(Self.restored + [.type(" now"), .enter])
+        #expect(Self.texts(model) == ["draft four now"])
+        #expect(model.drafts.isEmpty && model.undo.isEmpty && model.line.isEmpty)
+    }
+
+    @Test func aCommandTypedIntoARestoredDraftRunsAndTheDraftStays() {
+        let model = Self.play(Self.restored + [.type("/drafts"), .enter])
+        #expect(model.sent.isEmpty)
+        #expect(model.line.text == "draft four" && model.line.cursor == 10)
+        #expect(model.drafts["privateMessage_alice"]?.text == "draft four")
+    }
+
+    /// Issue 28 item 1: a failed command, then Enter again, sends nothing (on both).
+    @Test(arguments: ["/opne bob", "/attach /nope/file.png"])
+    func enterAgainAfterAFailedCommandSendsNothing(command: String) {
+        let model = Self.play(Self.restored + [.type(command), .enter, .enter])
+        #expect(model.sent.isEmpty)
+        #expect(model.line.text == "draft four" + command)
+        #expect(model.drafts["privateMessage_alice"]?.text == "draft four")
+        // On a pipe the failed line is not given back: the empty line is Enter on the draft.
+        let piped = Self.play(Self.restored + [.type(command), .enter], pipe: true)
+        #expect(piped.sent.isEmpty && piped.line.text == "draft four")
+    }
+
+    /// Issue 28 item 2: a corrected command runs with the draft as it was; deleting the
+    /// typed part makes the line a plain draft.
+    @Test func aCorrectedCommandRunsAndDeletingItSendsTheDraft() {
+        let base = [ModelStep.type("/open alice"), .enter, .type("meet at the cafe"), .leave(.back)]
+        let opened = base + [.type("/open alice"), .enter, .type("/opne bob"), .enter, .backspace(9)]
+        let corrected = Self.play(opened + [.type("/drfts"), .enter])
+        #expect(corrected.sent.isEmpty && corrected.line.text == "meet at the cafe/drfts")
+        let valid = Self.play(opened + [.type("/drafts"), .enter])
+        #expect(valid.sent.isEmpty && valid.line.text == "meet at the cafe")
+        #expect(valid.drafts["privateMessage_alice"]?.text == "meet at the cafe")
+        let plain = Self.play(opened + [.enter])
+        #expect(Self.texts(plain) == ["meet at the cafe"])
+    }
+
+    /// Issue 28 item 3: Up then Down does not move the baseline.
+    @Test func upThenDownKeepsTheBaseline() {
+        let model = Self.play(
+            [.type("/open alice"), .enter, .type("x"), .enter] + Self.restored.dropFirst(2) + [
+                .recallAndReturn, .type("/chats 1"), .enter,
+            ])
+        #expect(Self.texts(model) == ["x"])
+        #expect(model.line.text == "draft four")
+    }
+
+    /// Issue 28 item 4: a paste into a restored draft is text: one message with the draft.
+    @Test func aPasteIntoARestoredDraftIsText() {
+        let model = Self.play(
+            Self.restored + [.home, .paste("/etc/hosts is the file\nsecond "), .enter])
+        #expect(Self.texts(model) == ["/etc/hosts is the file\nsecond draft four"])
+        // On an empty line a pasted /… line is a command, as in a shell.
+        let command = Self.play([.type("/open alice"), .enter, .paste("/drafts"), .enter])
+        #expect(command.sent.isEmpty && command.line.isEmpty)
+    }
+
+    /// Issue 28 item 6: a line over 64 KiB is never destroyed.
+    @Test func anOverLongLineIsKept() {
+        let big = String(repeating: "a", count: 40_000)
+        let terminal = Self.play(Self.restored + [.paste(big), .paste(big), .enter])
+        #expect(terminal.sent.isEmpty && terminal.line.text == "draft four" + big + big)
+        let piped = Self.play(Self.restored + [.paste(big), .paste(big), .enter], pipe: true)
+        #expect(piped.sent.isEmpty && piped.undo.first?.text == "draft four" + big + big)
+    }
+
+    /// Issue 28 item 8: Ctrl-C during ^R settles the user's own text as the top entry.
+    @Test func interruptingASearchKeepsTheUsersTextOnTop() {
+        let model = Self.play(
+            [
+                .type("/open alice"), .enter, .type("first msg"), .enter, .type("mine"),
+                .searchThenInterrupt("first msg"),
+            ])
+        #expect(model.undo.first?.text == "mine" && model.undo.first?.optional == false)
+        #expect(model.line.isEmpty)
+    }
+
+    /// Issue 28 item 9: vi's Ctrl-L inserts nothing; Ctrl-D in command mode warns and quits.
+    @Test func viRedrawAndEndOfFileInCommandMode() {
+        let redrawn = Self.play(
+            [.type("/open alice"), .enter, .type("are you"), .redraw, .type(" free?"), .enter], vi: true)
+        #expect(Self.texts(redrawn) == ["are you free?"])
+        var model = Self.play([.type("/open alice"), .enter, .type("x"), .leave(.back), .escape], vi: true)
+        model.apply(.endOfFile)
+        #expect(!model.quit)
+        model.apply(.endOfFile)
+        #expect(model.quit)
+    }
+
+    /// Issue 28 item 10: a recalled command over a restored draft gives it back, cursor
+    /// where it was.
+    @Test func aRecalledCommandKeepsTheDraftCursor() {
+        let model = Self.play(
+            [
+                .type("/open alice"), .enter, .type("/chats"), .enter, .type("hello world"), .left, .left,
+                .leave(.back), .type("/open alice"), .enter, .recall("/chats"), .enter,
+            ])
+        #expect(model.line.text == "hello world" && model.line.cursor == 9)
+    }
+
+    @Test func aRecalledMessageSendsAndTheDraftGoesOnTheStack() {
+        let model = Self.play(
+            [.type("/open alice"), .enter, .type("earlier"), .enter] + Self.restored.dropFirst(2) + [
+                .recall("earlier"), .enter,
+            ])
+        #expect(Self.texts(model) == ["earlier", "earlier"])
+        #expect(model.undo.map(\.text) == ["draft four"] && model.drafts.isEmpty)
+    }
+
+    @Test func interruptPutsTheLineOnTheStackAndUndoBringsItBack() {
+        var model = Self.play([.type("/open alice"), .enter, .type("hello"), .interrupt])
+        #expect(model.undo.map(\.text) == ["hello"] && model.line.isEmpty)
+        model.apply(.type("/undo"))
+        model.apply(.enter)
+        #expect(model.undo.isEmpty && model.line.text == "hello")
+        #expect(model.drafts["privateMessage_alice"]?.text == "hello")
+    }
+
+    @Test func undoNeverOverwritesANewerDraft() {
+        let model = Self.play(
+            [
+                .type("/open alice"), .enter, .type("old"), .interrupt, .type("new"), .leave(.back), .type("/undo"),
+                .enter,
+            ])
+        #expect(model.drafts["privateMessage_alice"]?.text == "old")
+        #expect(model.undo.map(\.text) == ["new"])
+    }
+
+    @Test func leaveKeysKeepTheLineAsTheDraft() {
+        let model = Self.play([.type("/open alice"), .enter, .type("Bob's ID is "), .leave(.profile)])
+        #expect(model.screen == .profile("alice"))
+        #expect(model.drafts["privateMessage_alice"] == .init(text: "Bob's ID is ", cursor: 12, media: 0))
+        let back = Self.play(
+            [
+                .type("/open alice"), .enter, .type("x"), .leave(.command), .type("profile bob"), .enter,
+                .type("/back"),
+                .enter,
+            ])
+        #expect(back.screen == .chat("alice") && back.line.text == "x")
+    }
+
+    @Test func theNamePromptAsksAgainAndCancels() {
+        var model = Self.play([.type("/open alice"), .enter, .type("hi"), .leave(.open), .type("nobody"), .enter])
+        #expect(model.prompt == .name && model.line.text == "nobody")
+        model.apply(.killLine)
+        model.apply(.enter)
+        #expect(model.prompt == .none && model.screen == .chat("alice") && model.line.text == "hi")
+    }
+
+    @Test func textWhereNoChatIsOpenStaysOrGoesOnTheStackOnAPipe() {
+        let terminal = Self.play([.type("hello"), .enter])
+        #expect(terminal.line.text == "hello" && terminal.undo.isEmpty)
+        let piped = Self.play([.type("hello"), .enter], pipe: true)
+        #expect(piped.line.isEmpty && piped.undo.map(\.text) == ["hello"] && piped.undo.first?.origin == nil)
+    }
+
+    @Test func ctrlDWarnsWhileDraftsWaitAndALookCarriesOn() {
+        var model = Self.play([.type("/open alice"), .enter, .type("x"), .leave(.back), .endOfFile, .look, .endOfFile])
+        #expect(!model.quit)
+        model.apply(.arrival)
+        model.apply(.endOfFile)
+        #expect(model.quit)
+        model.restart()
+        #expect(model.drafts.isEmpty && model.screen == .home)
+    }
+
+    @Test func optionalEntriesAreSettledByWhatWasSeen() {
+        // ^U deletes the draft; Ctrl-C then may keep it or not.
+        var model = Self.play(Self.restored + [.killLine, .interrupt])
+        #expect(model.undo.map(\.optional) == [true])
+        model.settle(optionalEntries: ["draft four"])
+        #expect(model.undo.map(\.text) == ["draft four"] && model.undo.first?.optional == false)
+    }
+}
