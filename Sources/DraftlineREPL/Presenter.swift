@@ -219,6 +219,7 @@ public struct Presenter {
         switch cause {
         case .left(let key): return "\(keys[key]) (\(key.functionName))"
         case .leftEmpty(let key): return "\(keys[key]) with an empty line"
+        case .leftByCommand: return "a command left the screen; the draft stays"
         case .attached(let name): return "/attach added \(Self.flat(name))"
         case .detached: return "/detach"
         case .entering(.privateChat(let user)): return "entering \(user)"

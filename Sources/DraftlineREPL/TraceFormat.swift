@@ -17,62 +17,83 @@ public enum TraceFormat: String, Sendable {
     /// `time`, on `screen` (as `/expect screen` names it).
     public func lines(for reports: [Report], time: Date, screen: String) -> [String] {
         reports.compactMap { report in
-            switch (self, report) {
-            case (.json, .draft(let event)) where event.kind != .unchanged:
-                return Self.json([
-                    "time": Self.stamp(time), "event": event.kind.rawValue, "key": event.key?.rawValue ?? NSNull(),
-                    "text": event.draft.text?.text ?? NSNull(), "cursor": event.draft.text?.cursor ?? 0,
-                    "media": event.draft.attachments.count, "cause": Self.cause(event.cause), "screen": screen,
-                ])
-            case (.json, .sent(let message)):
-                return Self.json([
-                    "time": Self.stamp(time), "event": "sent", "chat": message.chatID, "messageID": message.messageID,
-                    "type": message.type, "text": message.content, "screen": screen,
-                ])
-            case (.json, .arrived(let message)):
-                return Self.json([
-                    "time": Self.stamp(time), "event": "arrived", "chat": message.chatID, "from": message.author,
-                    "messageID": message.messageID, "type": message.type, "text": message.content, "screen": screen,
-                ])
-            case (.json, .arrivedElsewhere(let message, let chat, let unread, _)):
-                return Self.json([
-                    "time": Self.stamp(time), "event": "arrived-elsewhere", "chat": chat.rawValue,
-                    "from": message.author, "messageID": message.messageID, "type": message.type,
-                    "text": message.content, "unread": unread, "screen": screen,
-                ])
-            case (.json, .error(.notSent(let reason))), (.json, .error(.notSentSetAside(let reason, _))):
-                return Self.json([
-                    "time": Self.stamp(time), "event": "failed", "reason": reason.description, "screen": screen,
-                ])
-            case (.debuglog, .draft(let event)):
+            switch self {
+            case .json:
+                return Self.json(for: report, time: time, screen: screen)
+            case .debuglog:
+                guard case .draft(let event) = report else { return nil }
                 return Self.originalLine(for: event).map { TerminalText.visible($0, keepNewlines: false) }
-            default:
-                return nil
             }
         }
     }
 
-    /// What the original input view logs for this event, unescaped; `nil` for an event
-    /// the original has no call for (the undo stack, `/attach`, a failed send).
-    ///
-    /// Only the moves the original makes count: the lookup on entering (`inputStr`), the
-    /// save on leaving (`saveInputStr`, which ``DraftRules/keep(_:for:because:)`` reports as
-    /// saved, removed or unchanged) and the removal that starts a send (`deleteInputData`,
-    /// ``DraftRules/take(_:because:)``'s event, also for a blank line).
-    public static func originalLine(for event: DraftEvent) -> String? {
-        guard let key = event.key?.rawValue else { return nil }
-        switch (event.cause, event.kind) {
-        case (.entering, .restored), (.entering, .unchanged):
-            return "inputStr_get:" + (event.draft.text?.text ?? "(null)")
-        case (.left, .saved), (.left, .removed), (.left, .unchanged), (.leftEmpty, .saved), (.leftEmpty, .removed),
-            (.leftEmpty, .unchanged):
-            return "inputKey_save:" + key
-        case (.sending, .removed), (.sending, .unchanged), (.blankLine, .cleared), (.blankLine, .removed),
-            (.blankLine, .unchanged):
-            return "inputKey_delegate:" + key
-        default:
+    /// The JSON line for a report; `nil` for what the trace does not record (screens,
+    /// lists, the answers to commands). Every report is named, so a new one is decided here.
+    private static func json(for report: Report, time: Date, screen: String) -> String? {
+        switch report {
+        case .draft(let event):
+            guard event.kind != .unchanged else { return nil }
+            return json([
+                "time": stamp(time), "event": event.kind.rawValue, "key": event.key?.rawValue ?? NSNull(),
+                "text": event.draft.text?.text ?? NSNull(), "cursor": event.draft.text?.cursor ?? 0,
+                "media": event.draft.attachments.count, "cause": cause(event.cause), "screen": screen,
+            ])
+        case .sent(let message):
+            return json([
+                "time": stamp(time), "event": "sent", "chat": message.chatID, "messageID": message.messageID,
+                "type": message.type, "text": message.content, "screen": screen,
+            ])
+        case .arrived(let message):
+            return json([
+                "time": stamp(time), "event": "arrived", "chat": message.chatID, "from": message.author,
+                "messageID": message.messageID, "type": message.type, "text": message.content, "screen": screen,
+            ])
+        case .arrivedElsewhere(let message, let chat, let unread, _):
+            return json([
+                "time": stamp(time), "event": "arrived-elsewhere", "chat": chat.rawValue,
+                "from": message.author, "messageID": message.messageID, "type": message.type,
+                "text": message.content, "unread": unread, "screen": screen,
+            ])
+        case .error(let error):
+            guard let reason = sendFailure(error) else { return nil }
+            return json(["time": stamp(time), "event": "failed", "reason": reason.description, "screen": screen])
+        case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help,
+            .alreadyHere, .discarded, .tracing, .forgotten, .quitPending, .keptOverRecall, .setAside,
+            .expectationMet, .peerSilenced, .warning:
             return nil
         }
+    }
+
+    /// What the original input view logs for this event, unescaped; `nil` for an event
+    /// the original has no call for (the undo stack, `/attach`, a blank line, a failed
+    /// send, quitting).
+    ///
+    /// Only the moves the original makes count: the lookup on entering (`inputStr`, also
+    /// the return after `^X /`), the save on leaving (`saveInputStr`, whichever way the
+    /// input is left: a leave key, `^X /`, a typed command; empty text too) and the removal
+    /// that starts a real send (`deleteInputData`). Every cause is named, so a new one is
+    /// decided here.
+    public static func originalLine(for event: DraftEvent) -> String? {
+        // What goes on the undo stack is draftline's own: the original has no stack.
+        guard let key = event.key?.rawValue, event.kind != .discarded else { return nil }
+        switch event.cause {
+        case .entering:
+            return "inputStr_get:" + (event.draft.text?.text ?? "(null)")
+        case .left, .leftEmpty, .leftByCommand:
+            return "inputKey_save:" + key
+        case .sending:
+            return "inputKey_delegate:" + key
+        case .blankLine, .attached, .detached, .sendFailed, .sendFailedAside, .replacedBySend, .replacedByRecall,
+            .keptOverRecall, .nowhereToKeep, .interrupted, .discardCommand, .undo, .quitting:
+            return nil
+        }
+    }
+
+    /// Why a send failed, when the error is a failed send.
+    private static func sendFailure(_ error: DraftlineError) -> StoreError? {
+        if case .notSent(let reason) = error { return reason }
+        if case .notSentSetAside(let reason, _) = error { return reason }
+        return nil
     }
 
     private static func stamp(_ time: Date) -> String {
@@ -85,6 +106,7 @@ public enum TraceFormat: String, Sendable {
         switch cause {
         case .left(let key): return "leave-\(key.rawValue)"
         case .leftEmpty(let key): return "leave-\(key.rawValue)-empty"
+        case .leftByCommand: return "leave-by-command"
         case .attached: return "attach"
         case .detached: return "detach"
         case .entering: return "enter"

@@ -263,6 +263,7 @@ struct TraceFileTests {
                 inputKey_save:privateMessage_alice
                 inputStr_get:Bob's ID is 
                 inputKey_delegate:privateMessage_alice
+                inputKey_save:privateMessage_alice
                 inputStr_get:(null)
                 inputKey_save:privateMessage_bob
                 inputStr_get:(null)

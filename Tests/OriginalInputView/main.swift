@@ -6,8 +6,10 @@
 // target, under a key built from the target (`inputKey`). Entering a target (`setToUser:`)
 // looks the draft up (`inputStr`, logged), puts it in the text view and takes the media
 // list (`inputMedia`); leaving (the view going down) saves both (`saveInputStr`, logged,
-// and `saveInputMedia`); a send (`sendTextStr`) deletes both first (`deleteInputData`,
-// logged), whatever the text, then clears the view; adding media saves the media list.
+// and `saveInputMedia`), with empty text too; a send (`sendTextStr`) with something to send
+// (text that is not blank, or media) deletes both first (`deleteInputData`, logged), and
+// then clears the view; Enter on a blank view sends nothing and deletes nothing, and clears
+// the view; adding media saves the media list. Killing the app calls none of them.
 //
 // usage: original-input-view < actions
 //
@@ -17,7 +19,9 @@
 //   {"do":"leave","typed":"..."}        text typed at the end of the view's, then the view
 //                                       goes down
 //   {"do":"send","typed":"..."}         text typed at the end of the view's, then Enter
-//   {"do":"dump"}                       prints `drafts: ` and the dictionaries as JSON
+//   {"do":"dump"}                       prints `drafts: ` and the dictionaries as JSON, as
+//                                       they are once the view on screen goes down (its
+//                                       text and media saved; not logged)
 //   {"do":"restart","label":"3"}        the app is killed and started again; prints `--- 3`
 // Each DebugLog line is printed on standard output as it is logged.
 
@@ -112,11 +116,28 @@ extension InputView {
         saveInputMedia()
     }
 
-    /// `sendTextStr`: the draft deleted first, the text sent unless empty, the view cleared.
+    /// `sendTextStr`: with something to send (text that is not blank, or media), the draft
+    /// deleted first and the message sent; the view cleared either way. A blank Enter
+    /// leaves the dictionaries to the next save.
     mutating func send() {
-        deleteInputData()
-        mediaList.removeAll()
+        let blank = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        if !blank || !mediaList.isEmpty {
+            deleteInputData()
+            mediaList.removeAll()
+        }
         text = ""
+    }
+
+    /// The dictionaries as they are once this view goes down (`saveInputStr` and
+    /// `saveInputMedia` without their log line): what the app would find on coming back.
+    func saved() -> (text: [String: String], media: [String: [String]]) {
+        var text = inputStrDict
+        var media = inputMediaDict
+        if let key = inputKey, !key.isEmpty {
+            text[key] = self.text.isEmpty ? nil : self.text
+            media[key] = mediaList.isEmpty ? nil : mediaList
+        }
+        return (text, media)
     }
 }
 
@@ -142,7 +163,8 @@ while let line = readLine(strippingNewline: true) {
         view.text += action["typed"] as? String ?? ""
         view.send()
     case "dump":
-        let dump: [String: Any] = ["text": inputStrDict, "media": inputMediaDict.mapValues(\.count)]
+        let saved = view.saved()
+        let dump: [String: Any] = ["text": saved.text, "media": saved.media.mapValues(\.count)]
         let data = try JSONSerialization.data(withJSONObject: dump, options: [.sortedKeys])
         print("drafts: " + String(decoding: data, as: UTF8.self))
     case "restart":

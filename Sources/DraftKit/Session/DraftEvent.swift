@@ -28,6 +28,10 @@ public struct DraftEvent: Equatable, Sendable {
         case left(LeaveKey)
         /// A leave key with an empty line.
         case leftEmpty(LeaveKey)
+        /// A command typed on the target's screen (`/open`, `/profile`, `/back`,
+        /// `/comment`) took the user elsewhere: the draft stays as it is, since a command
+        /// never changes it, and the original's save on leaving is made all the same.
+        case leftByCommand
         /// `/attach` added this file name.
         case attached(String)
         /// `/detach`.

@@ -77,6 +77,13 @@ public struct DraftRules: Sendable {
         return [DraftEvent(.restored, key, .entering(target), snapshot(key))]
     }
 
+    /// Leaving `target` for another screen without its line (a typed command went there):
+    /// the draft stays as it is, and the event says the original's save was made.
+    public func leave(_ target: InputTarget) -> [DraftEvent] {
+        let key = target.draftKey
+        return [DraftEvent(.unchanged, key, .leftByCommand, snapshot(key))]
+    }
+
     /// Adds a file to the target's media list.
     public mutating func attach(_ attachment: Attachment, to target: InputTarget) -> [DraftEvent] {
         let key = target.draftKey

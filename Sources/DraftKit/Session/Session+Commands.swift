@@ -17,7 +17,7 @@ extension Session {
 
     func back() throws(DraftlineError) -> [Report] {
         try navigator.pop()
-        return enter(screen)
+        return takeDownInput() + enter(screen)
     }
 
     func comment(_ kind: CommentKind, id: UInt64, replyTo: GlobalKey?) throws(DraftlineError) -> [Report] {

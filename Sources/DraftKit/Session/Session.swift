@@ -37,6 +37,11 @@ public final class Session {
     /// counted yet: a wait counts these first, so an arrival between two lines of a
     /// script is never missed.
     public internal(set) var arrivalsNotWaitedFor = 0
+    /// The target whose input is on screen, as the original's input view is up: entering
+    /// it looked its draft up (`inputStr`), and taking it down saves (`saveInputStr`),
+    /// whether a leave key, `^X /` or a typed command takes it down. `nil` while none is
+    /// shown (home, a profile, a prompt of its own).
+    public private(set) var shownInput: InputTarget?
     /// People who answer what is sent to them (`--demo`).
     public let peers: DemoPeers?
     /// How many times the ledger found text that no rule had placed, and put it on the
@@ -140,7 +145,7 @@ public final class Session {
         case .line:
             outcome = enter(&read)
         }
-        return outcome + finish(read) + takePendingReports()
+        return outcome + finish(read) + showInputAgain() + takePendingReports()
     }
 
     /// Keeps the store's warnings of a call this session made, to show after its report.
@@ -176,7 +181,9 @@ public final class Session {
 
     // MARK: - Screens
 
+    /// Where a leave key goes, once the ledger kept the line (the input is down).
     func navigate(with key: LeaveKey) -> [Report] {
+        shownInput = nil
         do throws(DraftlineError) {
             switch key {
             case .profile: return try showProfile(of: nil)
@@ -195,16 +202,36 @@ public final class Session {
     }
 
     func go(to next: Screen) -> [Report] {
+        let left = takeDownInput()
         navigator.push(next)
-        return enter(next)
+        return left + enter(next)
+    }
+
+    /// The input on screen goes down because a command took the user elsewhere: the
+    /// original's save is made (the draft, which a command never changes, stays).
+    func takeDownInput() -> [Report] {
+        guard let target = shownInput else { return [] }
+        shownInput = nil
+        return rules.leave(target).map(Report.draft)
+    }
+
+    /// Back on a target's screen with its input down (after `^X /`'s command, a cancelled
+    /// name prompt, a leave key that went nowhere): the input comes up again and looks
+    /// its draft up, as the original's view does when it returns.
+    func showInputAgain() -> [Report] {
+        guard !hasQuit, shownInput == nil, navigator.question == nil, let target = screen.target else { return [] }
+        shownInput = target
+        return rules.enter(target).map(Report.draft)
     }
 
     /// What arriving on a screen shows.
     func enter(_ screen: Screen) -> [Report] {
+        shownInput = nil
         switch screen {
         case .home:
             return [.home]
         case .chat(let target):
+            shownInput = target
             unread[target.chatID(as: identity)] = nil
             var reports: [Report] = [.chatTitle(target, name: target.otherUser.flatMap(displayName(of:)))]
             do throws(StoreError) {
