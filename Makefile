@@ -18,19 +18,30 @@ all: build
 
 # Installs what the build needs from Debian's packages, only when it is missing.
 setup:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libedit; then \
-		echo "draftline: installing libedit-dev and pkg-config with apt"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libedit || ! pkg-config --exists openssl; then \
+		echo "draftline: installing libedit-dev, libssl-dev and pkg-config with apt"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libedit-dev pkg-config; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libedit-dev libssl-dev pkg-config; \
 	fi
 
 # What the tests need beyond the build: Python's pexpect (the QA guide's terminal example,
-# Documentation/QA.md, which a test runs), from Debian's python3-pexpect when missing.
+# Documentation/QA.md, which a test runs), from Debian's python3-pexpect when missing; and
+# for the network tests (Documentation/Network.md) the IRC servers InspIRCd and ngircd, the
+# clients irssi and WeeChat, tmux to drive irssi, and openssl to make a test certificate.
 test-setup: setup
 	@if ! python3 -c 'import pexpect' >/dev/null 2>&1; then \
 		echo "draftline: installing python3-pexpect with apt"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pexpect; \
+	fi
+	@missing=""; for tool in ngircd:ngircd inspircd:inspircd irssi:irssi weechat-headless:weechat-headless \
+		tmux:tmux openssl:openssl; do \
+		command -v $${tool%%:*} >/dev/null 2>&1 || [ -x /usr/sbin/$${tool%%:*} ] || missing="$$missing $${tool#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "draftline: installing$$missing with apt (IRC servers and clients for the network tests)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq$$missing; \
 	fi
 
 build: setup

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "draftline", targets: ["draftline"]),
         .library(name: "DraftKit", targets: ["DraftKit"]),
+        .library(name: "IRCClient", targets: ["IRCClient"]),
     ],
     targets: [
         // libedit, through a module map and `static inline` shims for its C-variadic calls.
@@ -53,6 +54,22 @@ let package = Package(
         // deadlines; and a seeded random generator. The tests' support and the benchmark use it.
         .target(name: "ProgramDriver"),
 
+        // IRC (SPEC 6). OpenSSL through a module map, with `static inline` shims for its macros.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // epoll, timerfd and eventfd, which the Glibc module leaves out.
+        .systemLibrary(name: "CEventPoll"),
+        // The IRC protocol as plain data: lines, tags, framing, capability negotiation,
+        // registration, splitting to the relayed line's budget, back-off, typing states, and
+        // the client's state machine (lines and time in, lines and events out). No I/O.
+        .target(name: "IRCProtocol"),
+        // A connection that owns its socket (TCP, TLS) and the client that drives the protocol
+        // over it, in draftline's terms (InputTarget). Its System folder is the only code that
+        // calls C.
+        .target(name: "IRCClient", dependencies: ["IRCProtocol", "COpenSSL", "CEventPoll", "DraftKit"]),
+        // IRC servers (InspIRCd, ngircd) as processes of their own on free loopback ports, and
+        // real clients (irssi, WeeChat) as peers: for the tests and the benchmark.
+        .target(name: "IRCFixtures", dependencies: ["ProgramDriver"]),
+
         // Tests.
         // A reference model of SPEC §1a written from the SPEC alone: it depends on nothing, so
         // the conservation test's idea of what the user meant is not the code's own.
@@ -70,6 +87,8 @@ let package = Package(
         .testTarget(
             name: "DraftKitTests",
             dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "Completion"]),
+        .testTarget(
+            name: "IRCTests", dependencies: ["IRCProtocol", "IRCClient", "IRCFixtures", "DraftKit"]),
         .testTarget(
             name: "DraftlineEndToEndTests",
             dependencies: [
