@@ -8,9 +8,7 @@ public enum LoopbackPort {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw PseudoTerminal.Failure(description: "socket: \(errno)") }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = self.address(0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
@@ -26,14 +24,36 @@ public enum LoopbackPort {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        return withAddress(port) { connect(descriptor, $0, $1) == 0 }
+    }
+
+    /// A socket listening on 127.0.0.1:`port` (a server written by a test); the caller
+    /// closes it.
+    public static func listener(on port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard descriptor >= 0, withAddress(port, { bind(descriptor, $0, $1) == 0 }), listen(descriptor, 8) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            throw PseudoTerminal.Failure(description: "listen on \(port): \(errno)")
+        }
+        return descriptor
+    }
+
+    /// 127.0.0.1:`port` as a `sockaddr_in`.
+    static func address(_ port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// Calls `body` with 127.0.0.1:`port` as a `sockaddr` and its length.
+    static func withAddress<T>(_ port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        var address = self.address(port)
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
     }
 }

@@ -19,15 +19,7 @@ public final class RawIRCPeer {
         guard descriptor >= 0 else { throw PseudoTerminal.Failure(description: "socket: \(errno)") }
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        let connected = LoopbackPort.withAddress(port) { connect(descriptor, $0, $1) == 0 }
         guard connected else {
             close(descriptor)
             throw PseudoTerminal.Failure(description: "connect to \(port): \(errno)")

@@ -47,6 +47,14 @@ final class ClientHarness {
         }
     }
 
+    /// Waits until the server has acknowledged the send.
+    func acknowledged(_ id: SendID) throws {
+        try waitFor("the acknowledgement of \(id)") {
+            if case .acknowledged(id, _, _) = $0 { return true }
+            return false
+        }
+    }
+
     /// Waits for the welcome.
     @discardableResult
     func connected(timeout: Double = 15) throws -> Set<String> {

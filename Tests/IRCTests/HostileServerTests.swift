@@ -29,20 +29,8 @@ struct HostileServerTests {
 
         init(script: @escaping @Sendable () -> [UInt8]) throws {
             port = try LoopbackPort.free()
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let listener = try LoopbackPort.listener(on: port)
             self.listener = listener
-            var one: Int32 = 1
-            setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            listen(listener, 1)
             let done = self.done
             let sentBytes = self.sentBytes
             Thread {

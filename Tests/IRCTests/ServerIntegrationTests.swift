@@ -30,10 +30,7 @@ struct ServerIntegrationTests {
         let line = try bob.waitFor { $0.contains("PRIVMSG bob :") }
         #expect(line.hasPrefix(":alice!"))
         #expect(line.hasSuffix("PRIVMSG bob :" + Self.text))
-        try alice.waitFor("the acknowledgement") {
-            if case .acknowledged(id, _, _) = $0 { return true }
-            return false
-        }
+        try alice.acknowledged(id)
         try bob.send("PRIVMSG alice :" + Self.text)
         let arrival = try alice.waitFor("bob's message") {
             if case .arrived = $0 { return true }
@@ -68,10 +65,7 @@ struct ServerIntegrationTests {
         // A message bob can see proves alice is still connected and in order.
         let fine = try alice.client.send(.text("still here"), to: .privateChat(Self.bob))
         try bob.waitFor { $0.hasSuffix("PRIVMSG bob :still here") }
-        try alice.waitFor("the acknowledgement") {
-            if case .acknowledged(fine, _, _) = $0 { return true }
-            return false
-        }
+        try alice.acknowledged(fine)
     }
 
     @Test("A reply in a thread goes as 'bob: text' to its channel, and comes back as a reply")
@@ -163,10 +157,7 @@ struct ServerIntegrationTests {
         try alice.connected()
         let id = try alice.client.send(.text(Self.text), to: .privateChat(Self.bob))
         try bob.waitFor { $0.hasSuffix("PRIVMSG bob :" + Self.text) }
-        try alice.waitFor("the acknowledgement") {
-            if case .acknowledged(id, _, _) = $0 { return true }
-            return false
-        }
+        try alice.acknowledged(id)
         try bob.send("PRIVMSG alice :over the link")
         try alice.waitFor("bob's message") {
             if case .arrived(let message) = $0 { return message.content == .text("over the link") }
@@ -194,18 +185,8 @@ struct ServerIntegrationTests {
     @Test("A server that never welcomes: refused after the welcome timeout, never a hang")
     func noWelcome() throws {
         let port = try LoopbackPort.free()
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = try LoopbackPort.listener(on: port)  // accepts, and never says a word
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        listen(listener, 4)
         let started = PseudoTerminal.now()
         let alice = try ClientHarness(port: port, nick: "alice", welcomeTimeout: 1)
         try alice.waitFor("the timeout", timeout: 5) { $0 == .couldNotConnect(.registration(.noWelcome(seconds: 1))) }
