@@ -1,3 +1,5 @@
+import Foundation
+
 /// A message's fields set by their place in ``Message/CodingKeys``: what the import's own
 /// readers (``BinaryChatLog``, ``XMLChatLog``) do with each key they match.
 extension Message {
@@ -30,6 +32,14 @@ extension Message {
             + mineHead.utf8.count + otherHead.utf8.count + type.utf8.count + filePath.utf8.count
             + address.utf8.count + sender.utf8.count
     }
+
+    /// The dates every property-list reader reads, as seconds since 2001: from the first
+    /// second of year 1 to the last of year 9999 (Python's `datetime`, which `plistlib`
+    /// makes of each date, holds no other; Foundation holds these and more, NaN too).
+    public static let readableDates = -63_113_904_000.0..<252_423_993_600.0
+
+    /// Whether every reader reads `date` (``readableDates``).
+    public static func isReadable(_ date: Date) -> Bool { readableDates.contains(date.timeIntervalSinceReferenceDate) }
 
     /// Sets `latitude` (at ``latitudeField``) or `longitude`.
     mutating func setNumber(_ value: Double, field: Int) {

@@ -67,6 +67,22 @@ extension Presenter {
         }
     }
 
+    /// An import's messages stored without their dates (``HistoryTransfer/Undatable``): one
+    /// line each, naming the message, the first ``undatableShown``, then one for the rest.
+    public func lines(forUndatable messages: [HistoryTransfer.Undatable]) -> [String] {
+        var lines = messages.prefix(Self.undatableShown).map { message in
+            "message '\(message.messageID)' (\(message.chat), number \(message.position + 1)) has a date no "
+                + "property-list reader can read (\(message.seconds) s from 2001): imported without its date"
+        }
+        if messages.count > Self.undatableShown {
+            lines.append("and \(messages.count - Self.undatableShown) more messages imported without their dates")
+        }
+        return lines
+    }
+
+    /// How many messages imported without their dates are named one by one.
+    public static let undatableShown = 20
+
     /// A word its argument does not accept, and what would have been taken.
     private func invalid(_ word: String, _ kind: ArgumentKind) -> String {
         switch kind {

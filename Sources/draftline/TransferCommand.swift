@@ -29,6 +29,9 @@ enum TransferCommand {
                 let chats = try ChatLogFile(contentsOf: file)
                 let summary = try open().importChats(chats)
                 warn(summary.warnings)
+                for undated in Presenter().lines(forUndatable: summary.undatable) {
+                    Console.write("warning: \(TerminalText.visible(undated, keepNewlines: false))\n", to: .error)
+                }
                 var line =
                     "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
                     + "chat\(summary.chats == 1 ? "" : "s") from \(file)"

@@ -29,6 +29,23 @@ public struct HistoryTransfer {
         public var skippedChats: [String] = []
         /// What the store noticed on the way (a damaged file set aside).
         public var warnings: [StoreWarning] = []
+        /// Messages whose date not every reader reads (NaN, year 10000, year 0): stored
+        /// without it, as a message that has none (``Message/unknownTime``).
+        public var undatable: [Undatable] = []
+    }
+
+    /// A message imported without its date, which `plistlib` cannot read
+    /// (``Message/isReadable(_:)``): never stored, or the segment and every export holding it
+    /// would be unreadable.
+    public struct Undatable: Equatable, Sendable {
+        /// The file's key the message was under.
+        public var chat: String
+        /// Its place in that chat's array, from 0.
+        public var position: Int
+        /// Its ID (derived when it had none).
+        public var messageID: String
+        /// The date as the file gave it: seconds since 2001.
+        public var seconds: Double
     }
 
     /// Appends the messages of a file in the original layout, in its order, to the chats
@@ -39,7 +56,7 @@ public struct HistoryTransfer {
     /// none, a key that looks like a comment thread (`tweet_123`) is a thread unless it is
     /// a user's (``isUser``), as the layout upgrade decides; other keys are private chats.
     /// A message without a `sender` gets its ``Message/author``, so exporting it again
-    /// writes who sent it. Nothing changes when the file cannot be used.
+    /// writes who sent it; a date not every reader reads is not stored (``ImportSummary/undatable``). Nothing changes when the file cannot be used.
     public func importFile(_ path: String) throws(TransferError) -> ImportSummary {
         try importChats(ChatLogFile(contentsOf: path))
     }
@@ -55,11 +72,12 @@ public struct HistoryTransfer {
                 summary.skippedChats.append(key)
                 continue
             }
-            var known: Set<String>
+            // IDs as written: Swift's `==` takes canonically equivalent ones for one.
+            var known: Set<ExactText>
             do throws(StoreError) {
                 let stored = try history.allMessages(in: chat)
                 summary.warnings += stored.warnings
-                known = Set(stored.value.map(\.messageID))
+                known = Set(stored.value.map { ExactText($0.messageID) })
             } catch {
                 throw .store(error)
             }
@@ -68,9 +86,16 @@ public struct HistoryTransfer {
                 var message = original
                 if message.messageID.isEmpty { message.messageID = Self.derivedID(message, chat: key, at: position) }
                 if message.sender.isEmpty { message.sender = message.author }
-                guard known.insert(message.messageID).inserted else {
+                guard known.insert(ExactText(message.messageID)).inserted else {
                     summary.alreadyThere += 1
                     continue
+                }
+                if !Message.isReadable(message.sentAt) {
+                    summary.undatable.append(
+                        Undatable(
+                            chat: key, position: position, messageID: message.messageID,
+                            seconds: message.sentAt.timeIntervalSinceReferenceDate))
+                    message.sentAt = Message.unknownTime
                 }
                 new.append(message)
             }
@@ -81,8 +106,8 @@ public struct HistoryTransfer {
                 // Under the lock, the chat's IDs are read again: another import of the same
                 // file, running at the same time, may have stored these messages since.
                 try history.exclusively { () throws(StoreError) in
-                    let stored = Set(try history.allMessages(in: chat).value.map(\.messageID))
-                    let messages = planned.filter { !stored.contains($0.messageID) }
+                    let stored = Set(try history.allMessages(in: chat).value.map { ExactText($0.messageID) })
+                    let messages = planned.filter { !stored.contains(ExactText($0.messageID)) }
                     summary.alreadyThere += planned.count - messages.count
                     guard !messages.isEmpty else { return }
                     // Not announced: a running draftline shows what people send, not a bulk load.

@@ -76,7 +76,7 @@ struct RecordLookup {
         }
         guard record.position < messages.count else { return nil }
         let message = messages[record.position]
-        guard record.messageID == "-" || message.messageID == record.messageID else { return nil }
+        guard record.messageID == "-" || message.messageID.utf8.elementsEqual(record.messageID.utf8) else { return nil }
         return message
     }
 }
