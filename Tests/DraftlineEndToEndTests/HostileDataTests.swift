@@ -164,10 +164,12 @@ struct HostileDataTests {
         #expect(try messages(in: "draftline.kinds", of: second).map(\.content) == ["hello"])
     }
 
-    /// Two kinds dictionaries in one binary file (the issue's) and in XML (the variant) are
-    /// read as Foundation's decoder and plistlib read them: the last one, not both merged.
+    /// Two kinds dictionaries in one file: in XML they are read as Foundation's decoder and
+    /// plistlib read them (the last one); in a binary file Foundation's decoder keeps either,
+    /// a different one each run (its hashing is seeded per process), and the own reader
+    /// merged both, so the file is refused in one line and nothing is imported.
     @Test(arguments: ["binary", "xml"])
-    func twoKindsDictionariesAreReadAsTheLastOne(_ format: String) throws {
+    func twoKindsDictionariesAreReadAsTheLastOneOrRefused(_ format: String) throws {
         func chat(_ text: String) -> PropertyListTree { .array([.dictionary([("content", .string(text))])]) }
         let tree = PropertyListTree.dictionary([
             ("tweet_1", chat("one")), ("tweet_2", chat("two")),
@@ -184,9 +186,85 @@ struct HostileDataTests {
             environment: fixture.environment(), timeout: 60)
         #expect(String(decoding: python.output, as: UTF8.self) == "{'tweet_2': 'chat'}\n")
         let result = try importing(path)
+        if format == "binary" {
+            #expect(result.status == 1)
+            #expect(
+                result.error
+                    == "draftline import: the file holds the key 'draftline.kinds' twice, and readers keep either one: nothing was imported\n"
+            )
+            #expect(!FileManager.default.fileExists(atPath: data))
+            return
+        }
         #expect(result.status == 0, "\(result.error)")
         #expect(try fixture.messages(in: "tweet_1", thread: true).map(\.content) == ["one"])
         #expect(try fixture.messages(in: "tweet_2").map(\.content) == ["two"])
         #expect(try fixture.messages(in: "tweet_1").isEmpty)
+    }
+
+    // MARK: 2. dates plistlib cannot read
+
+    /// NaN, infinities, 1e300, -1e15 and year 10000 in a binary file, year 0 in XML (the
+    /// issue's), and year 10000 in XML (the variant): each message is stored without its
+    /// date, with one line naming it, and every segment and the export stay readable by
+    /// plistlib.
+    @Test(arguments: ["binary", "xml"])
+    func datesPlistlibCannotReadAreRefusedAtImport(_ format: String) throws {
+        func message(_ id: String, _ date: PropertyListTree) -> PropertyListTree {
+            .dictionary([("messageID", .string(id)), ("content", .string("text " + id)), ("sentAt", date)])
+        }
+        let bad: [(String, PropertyListTree)]
+        let bytes: Data
+        if format == "binary" {
+            bad = [
+                ("nan", .date(.nan)), ("inf", .date(.infinity)), ("-inf", .date(-.infinity)), ("big", .date(1e300)),
+                ("-1e15", .date(-1e15)), ("y10000", .date(252_423_993_600)),
+            ]
+            bytes =
+                PropertyListTree.dictionary([
+                    ("alice", .array(bad.map { message($0.0, $0.1) } + [message("ok", .date(0))]))
+                ]).binary
+        } else {
+            bad = [
+                ("y0", .xml("<date>0000-01-01T00:00:00Z</date>")),
+                ("y10000", .xml("<date>10000-01-01T00:00:00Z</date>")),
+            ]
+            bytes =
+                PropertyListTree.dictionary([
+                    ("alice", .array(bad.map { message($0.0, $0.1) } + [message("ok", .date(0))]))
+                ]).xmlDocument
+        }
+        let result = try importing(try write(bytes, to: "dates.plist"))
+        #expect(result.status == 0, "\(result.error)")
+        let warnings = result.error.split(separator: "\n")
+        #expect(warnings.count == bad.count, "\(result.error)")
+        for (id, _) in bad {
+            #expect(warnings.contains { $0.contains("message '\(id)'") && $0.contains("without its date") })
+        }
+        let stored = try fixture.messages(in: "alice")
+        #expect(stored.map(\.messageID) == bad.map(\.0) + ["ok"])
+        #expect(stored.dropLast().allSatisfy { $0.sentAt == Message.unknownTime })
+        #expect(stored.last?.sentAt == Date(timeIntervalSinceReferenceDate: 0))
+        let file = fixture.root + "/out.plist"
+        #expect(try run("", ["export", file]).status == 0)
+        #expect((try fixture.propertyList(at: file)["alice"] as? [Any])?.count == bad.count + 1)
+    }
+
+    // MARK: 4. IDs as written
+
+    /// IDs that Swift's `==` takes for one (the issue's: `café` composed and decomposed, `Å`
+    /// and the angstrom sign; the variant: two combining marks in either order) are four
+    /// messages, and an import again adds none of them.
+    @Test func canonicallyEquivalentIDsAreDistinctMessages() throws {
+        let ids = ["caf\u{E9}", "cafe\u{301}", "\u{C5}", "\u{212B}", "a\u{323}\u{307}", "a\u{307}\u{323}"]
+        #expect(Set(ids).count == 3, "Swift takes them for three")
+        let log: [String: Any] = ["alice": ids.map { ["messageID": $0, "content": "m " + $0] }]
+        let path = try plistlib(log, format: "BINARY", to: "ids.plist")
+        let first = try importing(path)
+        #expect(first.output.hasPrefix("imported 6 messages into 1 chat"), "\(first.output) \(first.error)")
+        let again = try importing(path)
+        #expect(
+            again.output.contains("imported 0 messages") && again.output.contains("6 already there"), "\(again.output)")
+        let stored = try fixture.messages(in: "alice").map(\.messageID)
+        #expect(stored.map { Array($0.utf8) } == ids.map { Array($0.utf8) })
     }
 }

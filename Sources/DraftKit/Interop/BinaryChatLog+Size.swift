@@ -72,3 +72,37 @@ extension BinaryChatLog {
         return size[topObject]
     }
 }
+
+/// Keys a binary property list repeats where Foundation's decoder reads a dictionary of
+/// them (``ChatLogFile``'s top level and its kinds): which of the repeats it keeps changes
+/// from one run to the next (its hashing is seeded per process), so no reading of such a
+/// file can be repeated.
+extension BinaryChatLog {
+    /// The first key the top dictionary, or a kinds dictionary in it, holds twice (as
+    /// Swift's `==` compares them: those are the ones Foundation's dictionary merges);
+    /// `nil` when there is none or the bytes are no binary dictionary.
+    static func repeatedKey(_ data: Data) -> String? {
+        data.withUnsafeBytes { raw -> String? in
+            guard let table = BinaryChatLog(table: raw), let (kind, count, at) = table.header(table.topObject),
+                kind == 0xD, count <= Int.max / 2, let references = table.references(2 * count, at: at)
+            else { return nil }
+            func repeated(_ keys: ArraySlice<Int>) -> String? {
+                var seen: Set<String> = []
+                for key in keys {
+                    guard let name = table.string(key) else { continue }
+                    if !seen.insert(name).inserted { return name }
+                }
+                return nil
+            }
+            if let key = repeated(references[0..<count]) { return key }
+            for pair in 0..<count {
+                guard let name = table.string(references[pair]), ChatLogFile.isKindsKey(name),
+                    let (inner, size, start) = table.header(references[count + pair]), inner == 0xD,
+                    size <= Int.max / 2, let pairs = table.references(2 * size, at: start)
+                else { continue }
+                if let key = repeated(pairs[0..<size]) { return key }
+            }
+            return nil
+        }
+    }
+}

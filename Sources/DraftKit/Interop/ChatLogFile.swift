@@ -100,6 +100,9 @@ public struct ChatLogFile {
         } else if let size = BinaryChatLog.expandedSize(data, limit: limit), size > limit {
             // Measured only where the own reader stopped: a file it took is within the limit.
             throw .tooLarge(megabytes: limit >> 20)
+        } else if let key = BinaryChatLog.repeatedKey(data) {
+            // Foundation would keep one of the repeats at random, a new one each run.
+            throw .repeatedKey(key)
         } else if let xml = XMLChatLog(data) {
             self.init(chats: xml.chats, skippedKeys: 0, kinds: Self.kinds(xml.kindNames))
         } else {
@@ -187,6 +190,9 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The binary property list's objects are shared so that reading it would take more
     /// than this many megabytes: not read.
     case tooLarge(megabytes: Int)
+    /// A binary file's top level (or its kinds) holds this key twice: readers keep either
+    /// (Foundation's decoder a different one each run), so it is not read.
+    case repeatedKey(String)
     /// No key holds an array of message dictionaries (how many keys there were).
     case noChats(keys: Int)
     /// `--chat` named a chat that has no history.
@@ -210,6 +216,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "\(megabytes) MB: nothing was imported"
         case .notADictionary:
             return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
+        case .repeatedKey(let key):
+            return "the file holds the key '\(key)' twice, and readers keep either one: nothing was imported"
         case .noChats(let keys):
             return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
                 + "nothing was imported"
