@@ -267,4 +267,38 @@ struct HostileDataTests {
         let stored = try fixture.messages(in: "alice").map(\.messageID)
         #expect(stored.map { Array($0.utf8) } == ids.map { Array($0.utf8) })
     }
+
+    // MARK: 14. Foundation's XML
+
+    /// CR LF and a lone CR inside a string read as line feeds, as plistlib reads them, in a
+    /// file the own reader takes and in one that goes to Foundation (an unrelated key); `&#13;`
+    /// stays a carriage return (the variant). A comment inside a string is refused by
+    /// Foundation, and so by draftline, as Interoperability.md says.
+    @Test func lineEndsInXMLAreReadAsPlistlibReadsThem() throws {
+        for (index, extra) in ["", "<key>NSWindow Frame</key><true/>"].enumerated() {
+            let xml =
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<plist version=\"1.0\"><dict>\(extra)<key>alice</key>"
+                + "<array><dict><key>messageID</key><string>m</string><key>content</key>"
+                + "<string>a\r\nb\rc&#13;d</string></dict></array></dict></plist>\r\n"
+            let directory = fixture.root + "/lines\(index)"
+            let path = try write(Data(xml.utf8), to: "lines\(index).plist")
+            let python = try Fixture.run(
+                "/usr/bin/env",
+                arguments: [
+                    "python3", "-c",
+                    "import plistlib,sys; print(repr(plistlib.load(open(sys.argv[1],'rb'))['alice'][0]['content']))",
+                    path,
+                ],
+                environment: fixture.environment(), timeout: 60)
+            #expect(String(decoding: python.output, as: UTF8.self) == "'a\\nb\\nc\\rd'\n")
+            let result = try fixture.runPiped("", arguments: ["import", path, "--data-dir", directory])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(try messages(in: "alice", of: directory).map(\.content) == ["a\nb\nc\rd"])
+        }
+        let comment =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>alice</key><array><dict>"
+            + "<key>content</key><string>ab<!-- c -->cd</string></dict></array></dict></plist>"
+        let refused = try importing(try write(Data(comment.utf8), to: "comment.plist"))
+        #expect(refused.status == 1 && refused.error.contains("not a property list"), "\(refused.error)")
+    }
 }

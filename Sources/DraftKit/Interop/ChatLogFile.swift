@@ -91,7 +91,8 @@ public struct ChatLogFile {
     /// than Foundation's decoders, wherever those read it as Foundation would; files they
     /// do not take with Foundation's `PropertyListDecoder`, once their nesting is known to
     /// be safe (``PropertyListInput``).
-    public init(data: Data) throws(TransferError) {
+    public init(data original: Data) throws(TransferError) {
+        let data = Self.lineEndsNormalized(original)
         // A binary file may name one object many times: measured as read, it must stay
         // within ``expansionLimit(of:)``, or no reader (Foundation's neither) makes it.
         let limit = Self.expansionLimit(of: data.count)
@@ -108,6 +109,28 @@ public struct ChatLogFile {
         } else {
             try self.init(foundation: data)
         }
+    }
+
+    /// XML in UTF-8 with its line ends made line feeds (CR LF and a lone CR), as XML says a
+    /// reader must before it parses, and as `plistlib` reads it (Foundation keeps them, so a
+    /// message's text would depend on how the file was saved); `&#13;` stays a carriage
+    /// return. Binary files and wide text are left as they are.
+    static func lineEndsNormalized(_ data: Data) -> Data {
+        guard !data.starts(with: Array("bplist".utf8)), PropertyListInput.wideEncoding(of: data) == nil,
+            data.contains(0x0D)
+        else { return data }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count)
+        var previousCR = false
+        for byte in data {
+            if byte == 0x0A && previousCR {
+                previousCR = false
+                continue
+            }
+            previousCR = byte == 0x0D
+            bytes.append(byte == 0x0D ? 0x0A : byte)
+        }
+        return Data(bytes)
     }
 
     init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int, kinds: [String: ChatID.Kind]) {
