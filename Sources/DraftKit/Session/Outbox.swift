@@ -108,7 +108,7 @@ public final class Outbox {
         if case .numbered(let numbering) = suffix, let number = numbering.next() {
             return "\(milliseconds)-\(identity.rawValue)-\(number)"
         }
-        return "\(milliseconds)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        return "\(milliseconds)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
     }
 }
 

@@ -14,15 +14,26 @@ extension PropertyListHistory {
     static let runsFile = "runs"
 
     /// Claims the next run number (1 on a directory that has none): read, add one and
-    /// written back under the lock. A file that does not hold a number counts as 0.
+    /// written back under the lock. A file that holds anything but a decimal number below
+    /// the largest (garbage, a sign, a figure too big for 64 bits, the largest itself) is
+    /// an error, never a number: counted as 0 it gave runs again that were claimed before,
+    /// and their IDs (the IDs are then random, ``Outbox``).
     public func claimRun() throws(StoreError) -> Int {
         var claimed = 0
         try Self.available { () throws(FileError) in
             try segments.lock.withLock { () throws(FileError) in
-                let last = (try? directories.root.read(Self.runsFile, limit: 64)).flatMap {
-                    Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                var last = 0
+                if let data = try directories.root.read(Self.runsFile, limit: 64) {
+                    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    guard text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text), number < Int.max
+                    else {
+                        throw FileError(
+                            "read", path: directories.root.path(of: Self.runsFile), code: 0,
+                            detail: "it holds no run number below the largest")
+                    }
+                    last = number
                 }
-                claimed = max(0, last ?? 0) &+ 1
+                claimed = last + 1
                 try directories.root.replace(
                     Self.runsFile, with: Data("\(claimed)\n".utf8), temporary: directories.temporary)
             }
