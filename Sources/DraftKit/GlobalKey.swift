@@ -37,5 +37,30 @@ public struct GlobalKey: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var description: String { rawValue }
 
+    /// What breaks the grammar in a text that is no key (for a message that says so).
+    public enum Problem: Equatable, Sendable {
+        case empty
+        /// More than ``maximumLength`` characters: how many.
+        case tooLong(Int)
+        /// The first character is not a letter `a-z` or a digit.
+        case firstCharacter(Character)
+        /// A character that no key holds (the first such).
+        case character(Character)
+    }
+
+    /// What breaks the grammar in `text`; `nil` when it is a key.
+    public static func problem(with text: String) -> Problem? {
+        guard let first = text.first else { return .empty }
+        if text.count > maximumLength { return .tooLong(text.count) }
+        func allowed(_ character: Character, first: Bool) -> Bool {
+            guard character.isASCII, let byte = character.asciiValue else { return false }
+            let alphanumeric = (97...122).contains(byte) || (48...57).contains(byte)
+            return alphanumeric || (!first && (byte == 46 || byte == 95 || byte == 45))
+        }
+        if !allowed(first, first: true) { return .firstCharacter(first) }
+        if let bad = text.first(where: { !allowed($0, first: false) }) { return .character(bad) }
+        return isValid(text) ? nil : .tooLong(text.utf8.count)
+    }
+
     public static func < (lhs: GlobalKey, rhs: GlobalKey) -> Bool { lhs.rawValue < rhs.rawValue }
 }

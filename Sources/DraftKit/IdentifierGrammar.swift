@@ -5,7 +5,7 @@
 /// a digit: a safe file name, never empty, `.` or `..`, and never holding a `/`. A chat's
 /// name is a key (the chat of `me` with that user), two keys in order joined by `+`
 /// (neither of them `me`), or, for a comment thread, `<tweet|topic|task>_<id>` with a
-/// decimal id, at most 80 characters in all. Nothing else is a chat, wherever the name
+/// decimal id that fits 64 bits (what `/comment` takes). Nothing else is a chat, wherever the name
 /// comes from (a directory, the journal, an import).
 enum IdentifierGrammar {
     /// The most characters a key may have.
@@ -38,7 +38,9 @@ enum IdentifierGrammar {
         else { return false }
         let digits = text[text.index(after: underscore)...].utf8
         guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return false }
+        // A number `/comment` takes: at most 64 bits, so no thread is out of its reach.
         return digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            && UInt64(String(text[text.index(after: underscore)...])) != nil
     }
 
     /// Whether `text` names a chat of this kind.

@@ -169,7 +169,7 @@ public struct Options: Equatable, Sendable {
             case "--as":
                 let text = try value(for: argument)
                 do { identity = try GlobalKey(validating: text) } catch {
-                    throw UsageError("--as takes a global_key (a-z, 0-9, '.', '_', '-'), not \(Self.quoted(text))")
+                    throw UsageError("--as: " + Presenter().describe(error))
                 }
             case "--demo": demo = true
             case "--demo-delay":

@@ -18,7 +18,16 @@ extension Presenter {
         case .invalidArgument(let word, let kind):
             return invalid(word, kind)
         case .invalidGlobalKey(let text):
-            return "'\(text)' is not a valid global_key: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit"
+            let rule = "a global_key is 1-64 of a-z 0-9 . _ -, starting with a letter or digit"
+            let what: String
+            switch GlobalKey.problem(with: text) {
+            case .empty?: what = "it is empty"
+            case .tooLong(let count)?: what = "it is \(count) characters long, \(count - GlobalKey.maximumLength) too many"
+            case .firstCharacter(let character)?: what = "it starts with '\(character)'"
+            case .character(let character)?: what = "it holds '\(character)'"
+            case nil: what = "it breaks the rule"
+            }
+            return "'\(text)' is not a valid global_key: \(what); \(rule)"
         case .unknownUser(let user):
             return "no user '\(user)': /open then Tab lists who is here"
         case .chatWithYourself(let user):
@@ -89,7 +98,7 @@ extension Presenter {
         case .commentKind:
             return "'\(word)' is not a comment kind: use tweet, topic or task"
         case .commentID:
-            return "'\(word)' is not a comment id: give a positive whole number, as in /comment tweet 123"
+            return "'\(word)' is not a comment id: give a whole number from 0 to \(UInt64.max), as in /comment tweet 123"
         case .replyTarget:
             return "'\(word)' is not a reply target: write @global_key, as in /comment tweet 123 @bob"
         case .attachmentNumber:

@@ -51,7 +51,7 @@ struct InputTargetTests {
         #expect(session.prefill?.text == "private")
     }
 
-    @Test(arguments: ["0", "-1", "12a", "+5", "99999999999999999999999", "1.5"])
+    @Test(arguments: ["-1", "12a", "+5", "99999999999999999999999", "18446744073709551616", "1.5"])
     func badCommentIDsGetAnErrorAndNoKey(_ id: String) {
         let output = type("/comment tweet \(id)")
         #expect(output.map(\.kind) == [.error])

@@ -146,9 +146,15 @@ public struct HistoryTransfer {
         } catch {
             throw .store(error)
         }
-        if let name {
-            let preferred: [ChatID.Kind] =
+        if var name {
+            // `chats/NAME` and `threads/NAME` name the kind (as the data directory does), so
+            // a private chat `tweet_1` beside the thread `tweet_1` can be exported too.
+            var preferred: [ChatID.Kind] =
                 ChatID.looksLikeThread(name) ? [.thread, .privateChat] : [.privateChat, .thread]
+            for kind in ChatID.Kind.allCases where name.hasPrefix(HistoryDirectories.name(of: kind) + "/") {
+                name.removeFirst(HistoryDirectories.name(of: kind).count + 1)
+                preferred = [kind]
+            }
             guard
                 let chosen = preferred.compactMap({ kind in chats.first { $0.kind == kind && $0.rawValue == name } })
                     .first
@@ -160,7 +166,8 @@ public struct HistoryTransfer {
             // One namespace in the original: a thread and a private chat of one name
             // cannot both be written; the private chat comes first, and the error says so.
             throw .unwritable(
-                "'\(chat.rawValue)' is both a private chat and a comment thread; export each with --chat")
+                "'\(chat.rawValue)' is both a private chat and a comment thread; export each with "
+                    + "--chat chats/\(chat.rawValue) and --chat threads/\(chat.rawValue)")
         }
         // Each chat is read and encoded in turn: memory holds the file's bytes and one
         // chat's messages, never the whole history as values.

@@ -27,12 +27,13 @@ extension Argument where Value == CommentKind {
 }
 
 extension Argument where Value == UInt64 {
-    /// A comment's ID: a positive whole number.
+    /// A comment's ID: a whole number that fits 64 bits, as every thread's name holds
+    /// (``IdentifierGrammar/isThread(_:)``), so every thread is reachable.
     public static let commentID = Self("id") { word, _ throws(DraftlineError) in
-        guard let id = NumberGrammar.whole(word, in: 1...Int.max) else {
+        guard word.wholeMatch(of: #/[0-9]+/#) != nil, let id = UInt64(word) else {
             throw .invalidArgument(word, expected: .commentID)
         }
-        return UInt64(id)
+        return id
     }
 }
 
