@@ -301,4 +301,98 @@ struct HostileDataTests {
         let refused = try importing(try write(Data(comment.utf8), to: "comment.plist"))
         #expect(refused.status == 1 && refused.error.contains("not a property list"), "\(refused.error)")
     }
+
+    // MARK: found by the differential fuzz target
+
+    /// A binary file whose top object is a set holding a dictionary (a dictionary's marker
+    /// changed by one bit): `import` crashed in PropertyListSerialization, asked only to
+    /// tell "not a dictionary" from "not a property list". One line, status 1.
+    @Test func aSetOfDictionariesIsOneLine() throws {
+        var bytes = [UInt8](PropertyListTree.array([.dictionary([("content", .string("x"))])]).binary)
+        bytes[8] = 0xC1
+        let result = try importing(try write(Data(bytes), to: "set.plist"))
+        #expect(result.status == 1, "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("nothing was imported"))
+    }
+
+    // MARK: 10. the runs file
+
+    /// A `runs` file holding garbage or a negative number (the issue's), 2^63 - 1 (the
+    /// issue's: it wrapped to -2^63, which counted as 0 next), or a figure too big for 64
+    /// bits (the variant): no run is claimed twice, so three runs with a pinned clock make
+    /// three different IDs, and an export and an import give back every message.
+    @Test(arguments: ["garbage", "-5", "9223372036854775807", "99999999999999999999"])
+    func aRunsFileThatHoldsNoUsableNumberNeverRepeatsAnID(_ contents: String) throws {
+        let environment = fixture.environment(["SOURCE_DATE_EPOCH": "1700000000"])
+        func send(_ text: String) throws {
+            let result = try Fixture.run(
+                Fixture.executable, arguments: ["--data-dir", data], environment: environment,
+                input: Data("/open alice\n\(text)\n".utf8), timeout: 60)
+            #expect(result.status == 0, "\(String(decoding: result.error, as: UTF8.self))")
+        }
+        try send("first")
+        try Data((contents + "\n").utf8).write(to: URL(fileURLWithPath: data + "/runs"))
+        try send("second")
+        try send("third")
+        let stored = try fixture.messages(in: "alice")
+        #expect(stored.map(\.content) == ["first", "second", "third"])
+        #expect(Set(stored.map(\.messageID)).count == 3, "\(stored.map(\.messageID))")
+        let file = fixture.root + "/out.plist"
+        #expect(try run("", ["export", file]).status == 0)
+        let second = fixture.root + "/second"
+        let imported = try fixture.runPiped("", arguments: ["import", file, "--data-dir", second])
+        #expect(imported.output.hasPrefix("imported 3 messages"), "\(imported.output)")
+    }
+
+    // MARK: 13. unreachable data, unnamed rules
+
+    /// A private chat `tweet_1` beside the thread `tweet_1`: `--chat chats/tweet_1` and
+    /// `--chat threads/tweet_1` export each, and the whole export's refusal names them.
+    @Test func aPrivateChatBesideAThreadOfItsNameCanBeExported() throws {
+        try fixture.writeContacts(["tweet_1"], into: data)
+        #expect(try run("/open tweet_1\nto the user\n/comment tweet 1\non the thread\n").status == 0)
+        for (spelling, text) in [("chats/tweet_1", "to the user"), ("threads/tweet_1", "on the thread")] {
+            let file = fixture.root + "/\(spelling.prefix(5)).plist"
+            let result = try run("", ["export", file, "--chat", spelling])
+            #expect(result.status == 0, "\(result.error)")
+            let chat = try fixture.propertyList(at: file)["tweet_1"] as? [[String: Any]]
+            #expect(chat?.map { $0["content"] as? String } == [text])
+        }
+        let whole = try run("", ["export", fixture.root + "/all.plist"])
+        #expect(whole.status == 1 && whole.error.contains("--chat chats/tweet_1 and --chat threads/tweet_1"))
+    }
+
+    /// `/comment` reaches every thread there can be: an ID of 19 digits (the issue's), and
+    /// `tweet_0` from an import (the variant: `/comment tweet 0` was "not positive"); an
+    /// import's thread of 30 digits, which no `/comment` reaches, is not made: it is named
+    /// as skipped.
+    @Test func everyThreadIsReachableByComment() throws {
+        let long = try run("/comment tweet 9999999999999999999\nhello\n")
+        #expect(long.status == 0, "\(long.error)")
+        #expect(try fixture.messages(in: "tweet_9999999999999999999", thread: true).map(\.content) == ["hello"])
+        let thirty = "tweet_" + String(repeating: "9", count: 30)
+        let file = try write(
+            PropertyListTree.dictionary([
+                ("tweet_0", .array([.dictionary([("content", .string("zero"))])])),
+                (thirty, .array([.dictionary([("content", .string("far"))])])),
+                ("draftline:kinds", .dictionary([(thirty, .string("thread"))])),
+            ]).binary, to: "threads.plist")
+        let imported = try importing(file)
+        #expect(imported.output.contains("not chat IDs, skipped: \(thirty)"), "\(imported.output)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/threads/" + thirty))
+        let zero = try run("/comment tweet 0\n")
+        #expect(zero.status == 0 && zero.output.contains("zero"), "\(zero.output) \(zero.error)")
+    }
+
+    /// `--as` names what is wrong: the length (the 65 letters), the first character
+    /// (the issue's `-rf`), a character no key holds (the variant: `aLice`).
+    @Test(arguments: [
+        (String(repeating: "a", count: 65), "it is 65 characters long"), ("-rf", "starts with '-'"),
+        ("aLice", "it holds 'L'"),
+    ])
+    func anInvalidIdentityNamesWhatIsWrong(_ identity: String, _ said: String) throws {
+        let result = try run("", ["--as", identity])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("draftline: --as: ") && result.error.contains(said), "\(result.error)")
+    }
 }

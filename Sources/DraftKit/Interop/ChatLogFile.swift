@@ -57,6 +57,11 @@ public struct ChatLogFile {
         }
     }
 
+    /// Any property list, read for nothing: whether the bytes parse at all.
+    private struct Parsed: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
     /// What the file's ``kindsKey`` holds, as written or as encoded.
     private enum Entry: Encodable {
         case messages([Message])
@@ -159,9 +164,10 @@ public struct ChatLogFile {
         do {
             root = try PropertyListDecoder().decode([String: Value].self, from: data)
         } catch {
-            // Only on failure: tell a property list of another shape from none at all.
-            let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
-            throw parsed == nil ? .notAPropertyList : .notADictionary
+            // Only on failure: tell a property list of another shape from none at all, with the
+            // decoder (PropertyListSerialization crashes on a set that holds dictionaries).
+            throw (try? PropertyListDecoder().decode(Parsed.self, from: data)) == nil
+                ? .notAPropertyList : .notADictionary
         }
         var chats: [(String, [Message])] = []
         var skipped = 0

@@ -29,12 +29,6 @@ enum PropertyListInput {
         return try PropertyListDecoder().decode(type, from: data)
     }
 
-    /// Parses a property list with `PropertyListSerialization`, after ``check(_:)``.
-    static func propertyList(from data: Data) throws -> Any {
-        try check(data)
-        return try PropertyListSerialization.propertyList(from: data, format: nil)
-    }
-
     /// Throws ``TooDeep`` when the bytes are XML nested deeper than ``maximumDepth``.
     static func check(_ data: Data) throws(TooDeep) {
         guard depth(of: data) <= maximumDepth else { throw TooDeep() }

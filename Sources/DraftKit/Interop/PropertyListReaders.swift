@@ -1,0 +1,46 @@
+import Foundation
+
+/// Each way draftline reads a property list of messages, side by side: its own readers
+/// (``BinaryChatLog``, ``XMLChatLog``, the segment reader) and Foundation's decoder, which
+/// they must agree with on every file they take (the differential fuzz target compares
+/// them), and the segment writer whose files both must read back as written.
+public enum PropertyListReaders {
+    /// An import file as the own readers read it: `nil` where neither takes it (then only
+    /// Foundation's reading counts). Line ends are normalized first, as an import does.
+    public static func ownChatLog(_ data: Data) -> ChatLogFile? {
+        let data = ChatLogFile.lineEndsNormalized(data)
+        if let binary = BinaryChatLog(data) {
+            return ChatLogFile(chats: binary.chats, skippedKeys: 0, kinds: ChatLogFile.kinds(binary.kindNames))
+        }
+        if let xml = XMLChatLog(data) {
+            return ChatLogFile(chats: xml.chats, skippedKeys: 0, kinds: ChatLogFile.kinds(xml.kindNames))
+        }
+        return nil
+    }
+
+    /// An import file as Foundation's decoder reads it (after the depth check).
+    public static func foundationChatLog(_ data: Data) throws(TransferError) -> ChatLogFile {
+        try ChatLogFile(foundation: ChatLogFile.lineEndsNormalized(data))
+    }
+
+    /// A segment's last `count` messages as the own reader reads them; `nil` where it does
+    /// not take the bytes.
+    public static func ownSegment(_ data: Data, last count: Int = .max) -> [Message]? {
+        BinaryChatLog.segment(data, last: count)
+    }
+
+    /// A segment as Foundation's decoder reads it (after the depth check); `nil` when it
+    /// does not.
+    public static func foundationSegment(_ data: Data) -> [Message]? {
+        try? PropertyListInput.decode([Message].self, from: data)
+    }
+
+    /// The bytes draftline writes for a segment holding `messages`, and for the same
+    /// segment after a send appended `more` to it.
+    public static func segmentBytes(_ messages: [Message], appending more: [Message] = []) -> Data {
+        let bytes = SegmentEncoder.segment(messages[...])
+        guard !more.isEmpty, let layout = SegmentLayout(bytes), let added = SegmentEncoder.append(more, to: layout)
+        else { return Data(bytes) }
+        return Data(bytes + added)
+    }
+}
