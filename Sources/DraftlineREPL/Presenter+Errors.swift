@@ -22,7 +22,8 @@ extension Presenter {
             let what: String
             switch GlobalKey.problem(with: text) {
             case .empty?: what = "it is empty"
-            case .tooLong(let count)?: what = "it is \(count) characters long, \(count - GlobalKey.maximumLength) too many"
+            case .tooLong(let count)?:
+                what = "it is \(count) characters long, \(count - GlobalKey.maximumLength) too many"
             case .firstCharacter(let character)?: what = "it starts with '\(character)'"
             case .character(let character)?: what = "it holds '\(character)'"
             case nil: what = "it breaks the rule"
@@ -98,7 +99,8 @@ extension Presenter {
         case .commentKind:
             return "'\(word)' is not a comment kind: use tweet, topic or task"
         case .commentID:
-            return "'\(word)' is not a comment id: give a whole number from 0 to \(UInt64.max), as in /comment tweet 123"
+            return
+                "'\(word)' is not a comment id: give a whole number from 0 to \(UInt64.max), as in /comment tweet 123"
         case .replyTarget:
             return "'\(word)' is not a reply target: write @global_key, as in /comment tweet 123 @bob"
         case .attachmentNumber:
