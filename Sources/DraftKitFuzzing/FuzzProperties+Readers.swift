@@ -130,7 +130,8 @@ extension FuzzProperties {
         "\u{212B}", "你好", "😀", "\u{0}", "\u{1B}[2J", "chat", "thread", "alice",
     ]
     static let numbers: [Double] = [
-        0, -0.0, 40, 52.520008, .nan, .infinity, -.infinity, 1e300, .leastNonzeroMagnitude, -1e15, 252_423_993_600, -63_113_904_000,
+        0, -0.0, 40, 52.520008, .nan, .infinity, -.infinity, 1e300, .leastNonzeroMagnitude, -1e15, 252_423_993_600,
+        -63_113_904_000,
         978_307_200,
     ]
     static let rawXML = [
