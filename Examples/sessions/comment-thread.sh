@@ -7,6 +7,6 @@ printf '%b' \
 '/comment tweet 42 @bob\n'\
 'a public reply\n'\
 '/location 48.8584 2.2945 Tour Eiffel\n'\
-'/comment tweet 0\n'\
+'/comment tweet 4x2\n'\
 '/open bob\n'\
 '\n' | "$1" --data-dir "$2" 2>&1

@@ -169,7 +169,7 @@ public struct Options: Equatable, Sendable {
             case "--as":
                 let text = try value(for: argument)
                 do { identity = try GlobalKey(validating: text) } catch {
-                    throw UsageError("--as: " + Presenter().describe(error))
+                    throw UsageError("--as: " + Presenter().line(for: error).text)
                 }
             case "--demo": demo = true
             case "--demo-delay":
