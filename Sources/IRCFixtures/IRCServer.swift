@@ -23,9 +23,9 @@ public final class IRCServer {
 
     public let kind: Kind
     /// The client port.
-    public let port: Int
+    public private(set) var port: Int
     /// The TLS client port, when TLS is on (ngircd only).
-    public let tlsPort: Int?
+    public private(set) var tlsPort: Int?
     /// The server's name (`a.test`).
     public let name: String
     /// The scratch folder: config, log, certificate.
@@ -75,6 +75,30 @@ public final class IRCServer {
         chmod(directory, 0o777)
         try FileManager.default.createDirectory(atPath: directory + "/conf.d", withIntermediateDirectories: true)
         if tls { try Self.makeCertificate(in: directory) }
+        configuration = directory + "/server.conf"
+        // A free port can be taken before the server binds it: a server that ends at start
+        // or does not listen gets fresh ports, three times (not a pair's, whose ports are in
+        // each other's configs).
+        for attempt in 1...3 {
+            let text = try Self.configurationText(
+                kind, name: name, flood: flood, link: link, port: self.port, tlsPort: tlsPort, directory: directory)
+            try text.write(toFile: configuration, atomically: true, encoding: .utf8)
+            chmod(configuration, 0o644)
+            do {
+                try start()
+                return
+            } catch is PseudoTerminal.Failure where port == nil && attempt < 3 {
+                stop()
+                self.port = try LoopbackPort.free()
+                tlsPort = tls ? try LoopbackPort.free() : nil
+            }
+        }
+    }
+
+    /// The config for one start, from Tests/Fixtures/irc.
+    private static func configurationText(
+        _ kind: Kind, name: String, flood: Flood, link: Link?, port: Int, tlsPort: Int?, directory: String
+    ) throws -> String {
         var text = try String(contentsOfFile: Self.fixtures + "/\(kind.rawValue).conf.in", encoding: .utf8)
         let substitutions: [String: String]
         switch kind {
@@ -108,14 +132,11 @@ public final class IRCServer {
             substitutions = ["@LIMITS@": flood == .relaxed ? "\tMaxPenaltyTime = 0" : "", "@SECTIONS@": sections]
         }
         for (key, value) in substitutions.merging(
-            ["@PORT@": String(self.port), "@DIR@": directory, "@NAME@": name], uniquingKeysWith: { $1 })
+            ["@PORT@": String(port), "@DIR@": directory, "@NAME@": name], uniquingKeysWith: { $1 })
         {
             text = text.replacingOccurrences(of: key, with: value)
         }
-        configuration = directory + "/server.conf"
-        try text.write(toFile: configuration, atomically: true, encoding: .utf8)
-        chmod(configuration, 0o644)
-        try start()
+        return text
     }
 
     deinit {
@@ -147,10 +168,16 @@ public final class IRCServer {
             }
             guard PseudoTerminal.now() < deadline else {
                 throw PseudoTerminal.Failure(
-                    description: "\(kind) did not listen on \(port) within 10 s: \(process.logTail)")
+                    description: "\(kind) did not listen on \(port) within 10 s: \(process.logTail) \(ownLog)")
             }
             usleep(5_000)
         }
+    }
+
+    /// The end of the server's own log (InspIRCd writes one beside its config).
+    private var ownLog: String {
+        let text = (try? String(contentsOfFile: "\(directory)/\(name).log", encoding: .utf8)) ?? ""
+        return String(text.suffix(1500))
     }
 
     /// Stops the program by its process ID (SIGTERM: it sends ERROR, then closes) and

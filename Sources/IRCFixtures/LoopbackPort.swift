@@ -3,20 +3,19 @@ import ProgramDriver
 
 /// Ports on 127.0.0.1 for servers of the tests.
 public enum LoopbackPort {
-    /// A port nothing listens on now: bound to port 0, read with `getsockname`, closed.
+    /// A port nothing uses now, below the kernel's range for the local ends of outgoing
+    /// connections (32768 and up here): a port from that range (what binding port 0 gives)
+    /// can be taken by a client's socket before the server binds it. Tried by binding it.
     public static func free() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw PseudoTerminal.Failure(description: "socket: \(errno)") }
-        defer { close(descriptor) }
-        var address = self.address(0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else { throw PseudoTerminal.Failure(description: "socket: \(errno)") }
+            let bound = withAddress(port) { bind(descriptor, $0, $1) == 0 }
+            close(descriptor)
+            if bound { return port }
         }
-        guard bound else { throw PseudoTerminal.Failure(description: "bind to a free port: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw PseudoTerminal.Failure(description: "no free port between 20000 and 32000")
     }
 
     /// Whether something accepts connections on the port now.

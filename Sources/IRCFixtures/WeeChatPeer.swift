@@ -20,6 +20,7 @@ public final class WeeChatPeer {
         let commands = [
             "/set fifo.file.path \(directory)/fifo", "/set logger.file.path \(directory)/logs",
             "/set logger.file.flush_delay 0", "/set typing.look.enabled_nicks on", "/set typing.look.enabled_self on",
+            "/set irc.look.typing_status_nicks on", "/set irc.look.typing_status_self on",
             "/server add test 127.0.0.1/\(port) -notls -nicks=\(nick)", "/connect test",
         ]
         process = try ServerProcess(
@@ -34,7 +35,12 @@ public final class WeeChatPeer {
 
     /// Runs a command on the test server's buffer (`*/msg alice hi`), through the FIFO.
     public func command(_ text: String, timeout: Double = 10) throws {
-        let line = Array("irc.server.test */\(text.hasPrefix("/") ? String(text.dropFirst()) : text)\n".utf8)
+        try write("irc.server.test */\(text.hasPrefix("/") ? String(text.dropFirst()) : text)\n", timeout: timeout)
+    }
+
+    /// Writes one line to the FIFO, once WeeChat reads it.
+    private func write(_ text: String, timeout: Double) throws {
+        let line = Array(text.utf8)
         let deadline = PseudoTerminal.now() + timeout
         var descriptor: Int32 = -1
         while descriptor < 0 {
@@ -48,7 +54,7 @@ public final class WeeChatPeer {
             usleep(20_000)
         }
         defer { close(descriptor) }
-        let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let written = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else {
             throw PseudoTerminal.Failure(description: "writing to WeeChat's FIFO: \(errno)")
         }

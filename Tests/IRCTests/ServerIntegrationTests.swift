@@ -193,6 +193,55 @@ struct ServerIntegrationTests {
         #expect(PseudoTerminal.now() - started < 3)
     }
 
+    @Test("A host name resolves on the resolver's thread; each address is tried in turn (localhost's ::1 refuses)")
+    func hostName() throws {
+        let server = try IRCServer(.ngircd)
+        let alice = try ClientHarness(port: server.port, nick: "alice", host: "localhost")
+        try alice.connected()
+    }
+
+    @Test("Quit: done for a chat that showed typing, then QUIT, both reaching the other side")
+    func quit() throws {
+        let server = try IRCServer(.inspircd)
+        let bob = try RawIRCPeer(port: server.port, nick: "bob", capabilities: ["message-tags"])
+        let alice = try ClientHarness(port: server.port, nick: "alice")
+        try alice.connected()
+        alice.client.note(.left(hasDraft: true), in: .privateChat(Self.bob))
+        try bob.waitFor { $0.contains("+typing=paused") }
+        alice.client.quit()
+        #expect(alice.client.isStopped)
+        try bob.waitFor({ $0.contains("+typing=done") && $0.contains("TAGMSG") }, timeout: 10)
+        // alice's QUIT reached the server: it no longer has her.
+        let deadline = PseudoTerminal.now() + 10
+        while true {
+            try bob.send("ISON alice")
+            if try bob.waitFor({ $0.contains(" 303 ") }).hasSuffix(":") { break }
+            try #require(PseudoTerminal.now() < deadline, "the server still has alice")
+            _ = try bob.pending(wait: 0.1)
+        }
+    }
+
+    @Test("A server killed (a bare EOF, then refused connections): back-off retries until it is back")
+    func killedServer() throws {
+        let server = try IRCServer(.ngircd)
+        let alice = try ClientHarness(
+            port: server.port, nick: "alice", reconnect: ReconnectPolicy(first: 0.2, maximum: 0.4))
+        try alice.connected()
+        server.stop(signal: SIGKILL)
+        try alice.waitFor("the disconnect") { $0 == .disconnected(.closedByServer, retryIn: 0.2) }
+        try alice.waitFor("a retry refused") {
+            if case .retryFailed(.connection(ConnectionError("connect", .system(ECONNREFUSED))), 0.4) = $0 {
+                return true
+            }
+            return false
+        }
+        try server.start()
+        try alice.waitFor("the reconnect") {
+            if case .connected(_, _, again: true) = $0 { return true }
+            return false
+        }
+    }
+
     @Test("A port nobody listens on: one failure, the client stops")
     func refusedConnection() throws {
         let alice = try ClientHarness(port: try LoopbackPort.free(), nick: "alice")
