@@ -85,7 +85,8 @@ public final class RawIRCPeer {
     /// The lines received so far and not consumed, after reading what has arrived within
     /// `wait` seconds.
     public func pending(wait: Double = 0) throws -> [String] {
-        try pump(until: PseudoTerminal.now() + wait)
+        let deadline = PseudoTerminal.now() + wait
+        repeat { try pump(until: deadline) } while PseudoTerminal.now() < deadline
         return lines
     }
 

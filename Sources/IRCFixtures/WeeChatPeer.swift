@@ -26,6 +26,11 @@ public final class WeeChatPeer {
         process = try ServerProcess(
             ["/usr/bin/weechat-headless", "-d", directory, "--stdout", "-r", commands.joined(separator: ";")],
             environment: ["HOME": directory, "TERM": "dumb"], logPath: directory + "/stdout.log")
+        // What its typing plugin is told of others (the IRC plugin's typing_set_nick signal:
+        // buffer;state;nick), printed on the core buffer, which is logged. Through the FIFO:
+        // the startup commands are evaluated, which would empty ${tg_signal_data}.
+        try command(
+            "/trigger add seentyping signal typing_set_nick \"\" \"\" \"/print -core typing-seen ${tg_signal_data}\"")
     }
 
     deinit {
@@ -60,6 +65,13 @@ public final class WeeChatPeer {
         }
     }
 
+    /// Types `text` into the input of its buffer with `target` (`/input insert`), as a
+    /// person at WeeChat would: its typing plugin sees the input change (from 4 characters,
+    /// `typing.look.input_min_chars`) and sends `+typing`.
+    public func input(_ text: String, in target: String, timeout: Double = 10) throws {
+        try write("irc.test.\(target) */input insert \(text)\n", timeout: timeout)
+    }
+
     /// What WeeChat logged in its buffer with `target` (`irc.test.<target>.weechatlog`).
     public func log(of target: String) -> String {
         (try? String(contentsOfFile: "\(directory)/logs/irc.test.\(target.lowercased()).weechatlog", encoding: .utf8))
@@ -78,8 +90,21 @@ public final class WeeChatPeer {
         }
     }
 
-    /// Everything WeeChat printed (its core buffer, with `--stdout`).
-    public var printed: String { process.logTail }
+    /// The typing states WeeChat was told of, in order: (state, nick), from its IRC
+    /// plugin's `typing_set_nick` signal (`off`, `typing`, `paused`).
+    public var typingSeen: [(state: String, nick: String)] {
+        return printed.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "typing-seen ") else { return nil }
+            let parts = line[range.upperBound...].split(separator: ";")
+            guard parts.count >= 3 else { return nil }
+            return (String(parts[parts.count - 2]), String(parts[parts.count - 1]))
+        }
+    }
+
+    /// What WeeChat printed on its core buffer (its logger's file of it).
+    public var printed: String {
+        (try? String(contentsOfFile: "\(directory)/logs/core.weechat.weechatlog", encoding: .utf8)) ?? ""
+    }
 
     /// Quits WeeChat (`/quit` through the FIFO), and stops it by its process ID if it does
     /// not end within 5 s.

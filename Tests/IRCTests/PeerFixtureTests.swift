@@ -57,4 +57,24 @@ struct PeerFixtureTests {
             return false
         }
     }
+
+    @Test("WeeChat's typing plugin sends +typing when its input changes, and the client shows it")
+    func weechatTyping() throws {
+        let server = try IRCServer(.inspircd)
+        let weechat = try WeeChatPeer(port: server.port, nick: "carol")
+        try Self.waitUntilOnline("carol", port: server.port)
+        let alice = try ClientHarness(port: server.port, nick: "alice")
+        try alice.connected()
+        let carol = try GlobalKey(validating: "carol")
+        try weechat.command("/query alice")
+        try weechat.input("hello", in: "alice")
+        try alice.waitFor("carol's typing") { $0 == .typing(from: carol, in: .privateChat(carol), state: .active) }
+        // And the other way: WeeChat is told of the client's paused, then done.
+        alice.client.note(.left(hasDraft: true), in: .privateChat(carol))
+        let deadline = PseudoTerminal.now() + 15
+        while !weechat.typingSeen.contains(where: { $0 == ("paused", "alice") }) && PseudoTerminal.now() < deadline {
+            alice.pump(for: 0.05)
+        }
+        #expect(weechat.typingSeen.contains { $0 == ("paused", "alice") }, Comment(rawValue: weechat.printed))
+    }
 }
