@@ -52,6 +52,9 @@ public enum DraftlineError: Error, Equatable, Sendable {
     case waitTimedOut(arrived: Int, wanted: Int, seconds: Double)
     /// `/wait` was stopped (Ctrl-C) before its messages arrived.
     case waitInterrupted(arrived: Int, wanted: Int)
+    /// `/wait total` ended (out of time, or stopped when `seconds` is `nil`) with the open
+    /// chat holding `held` messages of the `wanted`.
+    case totalNotReached(held: Int, wanted: Int, seconds: Double?)
     /// A line longer than ``Session/maximumLineBytes``; its size in bytes.
     case lineTooLong(Int)
     /// A paste longer than ``Session/maximumLineBytes``; its size in bytes. Nothing of it

@@ -70,6 +70,11 @@ extension Presenter {
         case .waitTimedOut(let arrived, let wanted, let seconds):
             let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "waited \(time) s: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
+        case .totalNotReached(let held, let wanted, let seconds):
+            let what = "the chat holds \(held) of \(wanted) message\(wanted == 1 ? "" : "s")"
+            guard let seconds else { return "wait stopped: " + what }
+            let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return "waited \(time) s: " + what
         case .lineTooLong(let bytes):
             return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent or changed"
         case .pasteTooLong(let bytes):
@@ -129,7 +134,8 @@ extension Presenter {
             return "'\(word)': use " + words.joined(separator: ", ")
         case .quotedText:
             return
-                "'\(word)' is not quoted text: write it in double quotes, with \\\" for a quote and \\\\ for a backslash"
+                "'\(word)' is not quoted text: write it in double quotes, with \\\" for a quote, \\\\ for a backslash, "
+                + "\\n, \\t, \\r or \\u{hex} for a control character"
         case .draftKey:
             return "'\(word)' is not a draft key: write privateMessage_<global_key> or <kind>_<id>_[global_key]"
         }
@@ -166,13 +172,22 @@ extension Presenter {
             return "draft \(key) " + (parts.isEmpty ? "exists" : parts.joined(separator: " "))
         case .noDraft(let key):
             return "no draft for \(key)"
+        case .drafts(let count):
+            return "\(count) draft\(count == 1 ? "" : "s") in memory"
         case .messages(let count):
             return "the chat holds \(count) message\(count == 1 ? "" : "s")"
-        case .lastMessage(let text, let sender, let type):
+        case .message(let place, let text, let sender, let type):
             let parts =
                 [text.map { "is " + Expectation.quoted($0) }, sender.map { "from \($0)" }, type.map { "type \($0)" }]
                 .compactMap { $0 }
-            return "last message " + (parts.isEmpty ? "exists" : parts.joined(separator: " "))
+            let which = place == 1 ? "last message" : "message \(place) from the end"
+            return which + " " + (parts.isEmpty ? "exists" : parts.joined(separator: " "))
+        case .undo(let count):
+            return "the undo stack holds \(count) entr\(count == 1 ? "y" : "ies")"
+        case .undoTop(let text):
+            return "the undo stack's top is " + Expectation.quoted(text)
+        case .line(let text, let cursor):
+            return "the edit line is " + Expectation.quoted(text) + (cursor.map { " cursor \($0)" } ?? "")
         case .screen(let name):
             return "screen is \(name)"
         }
@@ -191,18 +206,24 @@ extension Presenter {
             return parts.compactMap { $0 }.joined(separator: " ")
         case (.draft(let text, let media), _):
             return (text.map { Expectation.quoted($0.text) + " cursor \($0.cursor)" } ?? "no text") + " media \(media)"
-        case (.messages(let count), _):
+        case (.count(let count), _):
             return "\(count)"
-        case (.lastMessage(nil), _):
-            return "no message"
-        case (.lastMessage(let message?), .lastMessage(let text, let sender, let type)):
+        case (.message(nil, let held), _):
+            return held == 0 ? "no message" : "only \(held) message\(held == 1 ? "" : "s")"
+        case (.message(let message?, _), .message(_, let text, let sender, let type)):
             let parts = [
                 text.map { _ in Expectation.quoted(message.content) }, sender.map { _ in "from \(message.author)" },
                 type.map { _ in "type \(message.type)" },
             ]
             return parts.compactMap { $0 }.joined(separator: " ")
-        case (.lastMessage(let message?), _):
+        case (.message(let message?, _), _):
             return Expectation.quoted(message.content)
+        case (.undoTop(let text?, _), _):
+            return Expectation.quoted(text.text)
+        case (.undoTop(nil, let entries), _):
+            return entries == 0 ? "an empty undo stack" : "a top entry without text"
+        case (.line(let line), _):
+            return Expectation.quoted(line.text) + " cursor \(line.cursor)"
         case (.screen(let name), _):
             return name
         }

@@ -92,6 +92,14 @@ public struct Presenter {
             return [info(setAside(cause, count: count))]
         case .expectationMet(let expectation):
             return [info("ok: " + Self.flat(Self.statement(of: expectation)))]
+        case .waited(.arrivals, let count):
+            return [info("ok: \(count) message\(count == 1 ? "" : "s") arrived")]
+        case .waited(.total(let wanted), let count):
+            return [
+                info(
+                    "ok: the chat holds \(count) message\(count == 1 ? "" : "s")"
+                        + (count > wanted ? " (\(wanted) waited for)" : ""))
+            ]
         case .forgotten(let keys):
             let names = keys.map(\.rawValue).joined(separator: ", ")
             return [info("\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))")]

@@ -59,7 +59,7 @@ public enum TraceFormat: String, Sendable {
             return json(["time": stamp(time), "event": "failed", "reason": reason.description, "screen": screen])
         case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help,
             .alreadyHere, .discarded, .tracing, .forgotten, .quitPending, .keptOverRecall, .setAside,
-            .expectationMet, .peerSilenced, .warning:
+            .expectationMet, .waited, .peerSilenced, .warning:
             return nil
         }
     }

@@ -50,16 +50,17 @@ final class Live {
         return received.arrived
     }
 
-    /// `/wait`: shows arrivals as they come until `count` messages have arrived that no
-    /// earlier wait counted, or `seconds` have passed, or an interrupt (Ctrl-C on a
-    /// terminal) ends it; then the session's word on it. Returns whether every message came.
+    /// `/wait`: shows arrivals as they come until what `wait` names is there (enough
+    /// messages arrived that no earlier wait counted, or the open chat holds enough), or its
+    /// seconds have passed, or an interrupt (Ctrl-C on a terminal) ends it; then the
+    /// session's word on it. Returns whether it got what it waited for.
     @discardableResult
-    func wait(count: Int, seconds: Double, interruptible: Bool) -> Bool {
-        let deadline = InputWaiter.now() + seconds
+    func wait(_ wait: Wait, interruptible: Bool) -> Bool {
+        let deadline = InputWaiter.now() + wait.seconds
         let session = frontend.session
         check()
         var interrupted = false
-        waiting: while session.arrivalsNotWaitedFor < count {
+        waiting: while !session.waitIsOver(wait) {
             let remaining = deadline - InputWaiter.now()
             guard remaining > 0 else { break }
             let wake = waiter.wait(
@@ -75,9 +76,8 @@ final class Live {
                 check()
             }
         }
-        let complete = session.arrivalsNotWaitedFor >= count
-        console.show(
-            frontend.lines(for: session.endWait(wanted: count, seconds: seconds, interrupted: interrupted)))
+        let complete = session.waitIsOver(wait)
+        console.show(frontend.lines(for: session.endWait(wait, interrupted: interrupted)))
         return complete
     }
 }

@@ -43,8 +43,8 @@ struct PipeREPL {
                     let response = frontend.handle(event)
                     console.show(response.lines)
                     failed = strict && response.lines.contains { $0.kind == .error }
-                    for case .wait(let count, let seconds) in response.effects where !failed {
-                        if let live, !live.wait(count: count, seconds: seconds, interruptible: false) {
+                    for case .wait(let wait) in response.effects where !failed {
+                        if let live, !live.wait(wait, interruptible: false) {
                             failed = strict
                         }
                     }

@@ -69,8 +69,8 @@ struct TerminalREPL {
                             "warning: the edit-line history was not saved: "
                                 + TerminalText.visible(error.description) + "\n", to: .error, style: .warning)
                     }
-                case .wait(let count, let seconds):
-                    live?.wait(count: count, seconds: seconds, interruptible: true)
+                case .wait(let wait):
+                    live?.wait(wait, interruptible: true)
                 case .playTour(let chapter, let speed):
                     TourPlayer(
                         editor: editor, console: console, speed: speed, chapter: chapter, userHistory: entered

@@ -28,7 +28,7 @@ struct CommandCatalogueTests {
         ("trace", "/trace on|off", "/trace on"),
         ("tour", "/tour [chapter] [speed]", "/tour undo 2"),
         ("expect", "/expect <check>", "/expect screen home"),
-        ("wait", "/wait [n] [seconds]", "/wait 2 0.5"),
+        ("wait", "/wait [total] [n] [seconds]", "/wait 2 0.5"),
         ("help", "/help", "/help"),
         ("quit", "/quit", "/quit"),
     ]
@@ -77,6 +77,8 @@ struct CommandCatalogueTests {
         #expect(try run("/wait 3").effects == [.wait(count: 3, seconds: CommandCatalogue.defaultWaitSeconds)])
         #expect(try run("/wait 0.5").effects == [.wait(count: 1, seconds: 0.5)])
         #expect(try run("/wait 2 .25").effects == [.wait(count: 2, seconds: 0.25)])
+        session.handle(.line("/open alice"))
+        #expect(try run("/wait total 3 2").effects == [.wait(Wait(until: .total(3), seconds: 2))])
         _ = try run("/comment task 42 @bob")
         #expect(try session.screen == .chat(.comment(.task, id: 42, replyTo: GlobalKey(validating: "bob"))))
         _ = try run("/open alice")
@@ -114,7 +116,7 @@ struct CommandCatalogueTests {
         ("/o", Completion.insert("pen ")), ("/open al", .insert("ice")),
         ("/comment t", .list(["tweet", "topic", "task"])),
         ("/comment topic 7 @b", .insert("ob")), ("/trace o", .list(["on", "off"])), ("/chats a", .insert("ll")),
-        ("/tour u", .insert("ndo")), ("/expect n", .insert("o-draft")), ("/expect l", .insert("ast-message")),
+        ("/tour u", .insert("ndo")), ("/expect n", .insert("o-draft")), ("/expect la", .insert("st-message")),
         ("/history ", .none), ("/profile ", .list(["alice", "bob", "carol", "dmitri"])),
     ])
     func tabOffersWhatEachArgumentTakes(_ before: String, _ expected: Completion) {

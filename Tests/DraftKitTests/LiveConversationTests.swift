@@ -208,17 +208,18 @@ struct WaitCountingTests {
         // ...and the next /wait counts it.
         let response = bob.handle(.line("/wait 1 5"))
         #expect(response.effects.contains(.wait(count: 1, seconds: 5)))
-        #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
+        let one = Wait(until: .arrivals(1), seconds: 5)
+        #expect(bob.session.endWait(one) == [.waited(.arrivals(1), count: 1)])
         #expect(bob.session.arrivalsNotWaitedFor == 0)
         // A wait counts each arrival once: the next one finds none.
         #expect(
-            bob.session.endWait(wanted: 1, seconds: 5) == [.error(.waitTimedOut(arrived: 0, wanted: 1, seconds: 5))])
+            bob.session.endWait(one) == [.error(.waitTimedOut(arrived: 0, wanted: 1, seconds: 5))])
         // Two arrivals, a wait for one: the other is left for the next wait.
         alice.handle(.line("two"))
         alice.handle(.line("three"))
         _ = bob.receive(from: feed)
-        #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
-        #expect(bob.session.endWait(wanted: 1, seconds: 5).isEmpty)
+        #expect(bob.session.endWait(one) == [.waited(.arrivals(1), count: 1)])
+        #expect(bob.session.endWait(one) == [.waited(.arrivals(1), count: 1)])
         #expect(bob.session.arrivalsNotWaitedFor == 0)
     }
 }

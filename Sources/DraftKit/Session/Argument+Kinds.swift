@@ -93,6 +93,14 @@ extension Argument where Value == Double {
 }
 
 extension Argument where Value == Bool {
+    /// A word that must be exactly `word` to be taken: optional, `true` when given.
+    public static func keyword(_ word: String) -> Self {
+        Self(word, candidates: { _, _ in [word] }) { given, _ throws(DraftlineError) in
+            guard given == word else { throw .invalidArgument(given, expected: .choice([word])) }
+            return true
+        }.or(false)
+    }
+
     /// `on` or `off`.
     public static let onOff = Self("on|off", candidates: { _, _ in ["on", "off"] }) { word, _ throws(DraftlineError) in
         switch word {

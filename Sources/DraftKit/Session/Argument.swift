@@ -84,6 +84,8 @@ public struct Argument<Value: Sendable>: Sendable {
         do {
             let value = try parse(word, capabilities)
             words.consume(rest: takesRest)
+            // The word an optional argument before this one refused is taken: no refusal stands.
+            words.refusal = nil
             return value
         } catch {
             guard let absent, words.argumentsLeft > 0 else { throw words.refusal ?? error }

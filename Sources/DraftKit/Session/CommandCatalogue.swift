@@ -66,9 +66,12 @@ public enum CommandCatalogue {
             forms: Expectation.Form.allCases.map(\.usage)
         ) { session, expectation throws(DraftlineError) in Outcome(try session.expect(expectation)) },
         CommandSpec(
-            "wait", .count("n", in: 1...1000).or(1), .seconds.or(defaultWaitSeconds),
-            summary: "wait for n messages (default 1), up to seconds (\(Int(defaultWaitSeconds)))"
-        ) { session, count, seconds throws(DraftlineError) in session.requestWait(count: count, seconds: seconds) },
+            "wait", .keyword("total"), .count("n", in: 1...1000).or(1), .seconds.or(defaultWaitSeconds),
+            summary: "wait for n messages (default 1), up to seconds (\(Int(defaultWaitSeconds)))",
+            forms: ["/wait total <n> [seconds]: until this chat holds n messages, whenever they came"]
+        ) { session, total, count, seconds throws(DraftlineError) in
+            try session.requestWait(Wait(until: total ? .total(count) : .arrivals(count), seconds: seconds))
+        },
         CommandSpec("help", summary: "this help") { _ throws(DraftlineError) in [.help] },
         CommandSpec("quit", summary: "quit: every draft is discarded, history stays") {
             session throws(DraftlineError) in

@@ -1,34 +1,52 @@
 /// What a QA script states with `/expect`, parsed strictly: a form, its subject, and the
 /// clauses to check. A word the form does not take is an error, never folded into a text.
 ///
-/// Text is written in double quotes, where `\"` is a quote and `\\` a backslash (no other
-/// escapes); a draft's text is compared exactly, blanks and all.
+/// Text is written in double quotes, with escapes for what a line cannot hold as it is:
+/// `\"` a quote, `\\` a backslash, `\n` a line break, `\t` a tab, `\r` a carriage return,
+/// `\u{1B}` any character by its hexadecimal code; no other escape. Text is compared
+/// exactly, blanks and all.
 public enum Expectation: Equatable, Sendable {
     /// `draft <key> ["text"] [cursor n] [media n]`: the draft under `key` exists, and each
     /// part given holds.
     case draft(DraftKey, text: String?, cursor: Int?, media: Int?)
     /// `no-draft <key>`: no text and no media under `key`.
     case noDraft(DraftKey)
+    /// `drafts <n>`: `n` drafts in memory (the draft map's entries).
+    case drafts(Int)
     /// `messages <n>`: the open chat holds `n` stored messages.
     case messages(Int)
-    /// `last-message ["text"] [from <global_key>] [type <type>]`: the open chat's last
-    /// stored message exists, and each part given holds.
-    case lastMessage(text: String?, sender: GlobalKey?, type: String?)
+    /// `message <n> ["text"] [from <global_key>] [type <type>]`: the open chat's `n`th stored
+    /// message from the end (1 the last, 2 the one before) exists, and each part given
+    /// holds; `last-message ...` is `message 1 ...`.
+    case message(Int, text: String?, sender: GlobalKey?, type: String?)
+    /// `undo <n>`: the undo stack holds `n` entries.
+    case undo(Int)
+    /// `undo-top "text"`: the undo stack's top entry (what `/undo` brings back) holds `text`.
+    case undoTop(String)
+    /// `line "text" [cursor n]`: the edit line, as it was before the command (what it was
+    /// pre-filled with), holds `text`, and the cursor is at `n`.
+    case line(String, cursor: Int?)
     /// `screen home|<user>|profile <user>|<kind> <id>`: the screen, as
     /// ``Session/screenName`` names it.
     case screen(String)
 
     /// The first word: which form.
     public enum Form: String, CaseIterable, Sendable {
-        case draft, noDraft = "no-draft", messages, lastMessage = "last-message", screen
+        case draft, noDraft = "no-draft", drafts, messages, message, lastMessage = "last-message", undo
+        case undoTop = "undo-top", line, screen
 
         /// The form's usage line.
         public var usage: String {
             switch self {
             case .draft: return "/expect draft <key> [\"text\"] [cursor n] [media n]"
             case .noDraft: return "/expect no-draft <key>"
+            case .drafts: return "/expect drafts <n>"
             case .messages: return "/expect messages <n>"
+            case .message: return "/expect message <n> [\"text\"] [from global_key] [type t]"
             case .lastMessage: return "/expect last-message [\"text\"] [from global_key] [type t]"
+            case .undo: return "/expect undo <n>"
+            case .undoTop: return "/expect undo-top \"text\""
+            case .line: return "/expect line \"text\" [cursor n]"
             case .screen: return "/expect screen home|<user>|profile <user>|tweet|topic|task <id>"
             }
         }
@@ -38,16 +56,23 @@ public enum Expectation: Equatable, Sendable {
     public enum Found: Equatable, Sendable {
         /// The draft's text (if any) and how many files it holds.
         case draft(TextDraft?, media: Int)
-        /// How many messages the open chat holds.
-        case messages(Int)
-        /// The open chat's last message, if it has one.
-        case lastMessage(Message?)
+        /// How many drafts there are, messages the open chat holds, or entries the undo
+        /// stack holds.
+        case count(Int)
+        /// The message asked for, if the chat holds that many, and how many it holds.
+        case message(Message?, held: Int)
+        /// The undo stack's top entry's text, if it has a top entry with text.
+        case undoTop(TextDraft?, entries: Int)
+        /// The edit line.
+        case line(TextDraft)
         /// The screen's name.
         case screen(String)
     }
 
     /// The counts a clause takes.
     static let countRange = 0...Int.max
+    /// How far from the end `message <n>` reaches.
+    public static let deepestMessage = 100_000
 
     /// Parses what follows `/expect`.
     public init(parsing text: String) throws(DraftlineError) {
@@ -60,12 +85,16 @@ public enum Expectation: Equatable, Sendable {
             guard case .word(let word)? = tokens.next() else { throw .missingArgument(usage: form.usage) }
             return word
         }
-        func count() throws(DraftlineError) -> Int {
+        func count(in range: ClosedRange<Int> = Self.countRange) throws(DraftlineError) -> Int {
             let text = try word()
-            guard let count = NumberGrammar.whole(text, in: Self.countRange) else {
-                throw .invalidArgument(text, expected: .count(Self.countRange))
+            guard let count = NumberGrammar.whole(text, in: range) else {
+                throw .invalidArgument(text, expected: .count(range))
             }
             return count
+        }
+        func quoted() throws(DraftlineError) -> String {
+            guard case .quoted(let text)? = tokens.next() else { throw .missingArgument(usage: form.usage) }
+            return text
         }
         switch form {
         case .draft, .noDraft:
@@ -86,9 +115,12 @@ public enum Expectation: Equatable, Sendable {
                 }
             }
             self = .draft(key, text: text, cursor: cursor, media: media)
+        case .drafts:
+            self = .drafts(try count())
         case .messages:
             self = .messages(try count())
-        case .lastMessage:
+        case .message, .lastMessage:
+            let place = form == .message ? try count(in: 1...Self.deepestMessage) : 1
             var text: String?
             var sender: GlobalKey?
             var type: String?
@@ -100,7 +132,19 @@ public enum Expectation: Equatable, Sendable {
                 default: throw .unexpectedArgument(token.text, usage: form.usage)
                 }
             }
-            self = .lastMessage(text: text, sender: sender, type: type)
+            self = .message(place, text: text, sender: sender, type: type)
+        case .undo:
+            self = .undo(try count())
+        case .undoTop:
+            self = .undoTop(try quoted())
+        case .line:
+            let text = try quoted()
+            var cursor: Int?
+            if let token = tokens.next() {
+                guard case .word("cursor") = token else { throw .unexpectedArgument(token.text, usage: form.usage) }
+                cursor = try count()
+            }
+            self = .line(text, cursor: cursor)
         case .screen:
             let name = try word()
             switch name {
@@ -172,11 +216,11 @@ public enum Expectation: Equatable, Sendable {
                         break
                     }
                     if character == "\\" {
-                        guard index < rest.endIndex, rest[index] == "\"" || rest[index] == "\\" else {
+                        guard let (escaped, after) = Self.escape(in: rest, at: index) else {
                             throw .invalidArgument(String(rest), expected: .quotedText)
                         }
-                        quoted.append(rest[index])
-                        index = rest.index(after: index)
+                        quoted.unicodeScalars.append(escaped)
+                        index = after
                     } else {
                         quoted.append(character)
                     }
@@ -192,10 +236,49 @@ public enum Expectation: Equatable, Sendable {
         }
 
         mutating func next() -> Token? { tokens.popLast() }
+
+        /// The character an escape after a backslash stands for (`index` is just after the
+        /// backslash), and where the text goes on; `nil` for an escape there is none of.
+        static func escape(in text: Substring, at index: Substring.Index) -> (Unicode.Scalar, Substring.Index)? {
+            guard index < text.endIndex else { return nil }
+            let after = text.index(after: index)
+            switch text[index] {
+            case "\"": return ("\"", after)
+            case "\\": return ("\\", after)
+            case "n": return ("\n", after)
+            case "t": return ("\t", after)
+            case "r": return ("\r", after)
+            case "u":
+                guard after < text.endIndex, text[after] == "{",
+                    let close = text[after...].firstIndex(of: "}")
+                else { return nil }
+                let digits = text[text.index(after: after)..<close]
+                guard (1...6).contains(digits.count), digits.allSatisfy(\.isHexDigit),
+                    let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value)
+                else { return nil }
+                return (scalar, text.index(after: close))
+            default: return nil
+            }
+        }
     }
 
-    /// Text as an expectation writes it: in double quotes, `"` and `\` escaped.
+    /// Text as an expectation writes it: in double quotes, a quote and a backslash escaped,
+    /// a line break, a tab and a carriage return as `\n`, `\t`, `\r`, and any other
+    /// control character as `\u{…}`, so the result is one line that reads back as `text`.
     public static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var written = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": written += "\\\""
+            case "\\": written += "\\\\"
+            case "\n": written += "\\n"
+            case "\t": written += "\\t"
+            case "\r": written += "\\r"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                written += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: written.unicodeScalars.append(scalar)
+            }
+        }
+        return written + "\""
     }
 }

@@ -39,10 +39,10 @@ public struct Outcome: Equatable, Sendable, ExpressibleByArrayLiteral {
 
 /// Something the session asks of the front end, which alone can do it.
 public enum Effect: Equatable, Sendable {
-    /// Wait until this many messages have arrived that no earlier wait counted, or the
-    /// seconds have passed (`/wait`); then tell the session with
-    /// ``Session/endWait(wanted:seconds:interrupted:)``.
-    case wait(count: Int, seconds: Double)
+    /// Wait until what the wait names is there, or its seconds have passed (`/wait`),
+    /// asking ``Session/waitIsOver(_:)`` as messages arrive; then tell the session with
+    /// ``Session/endWait(_:interrupted:)``.
+    case wait(Wait)
     /// Play the tour: a chapter by name (`nil` for the first) at a speed (1 is a person's
     /// pace).
     case playTour(chapter: String?, speed: Double)
@@ -52,6 +52,33 @@ public enum Effect: Equatable, Sendable {
     /// user entered, or the command typed into a draft without the draft (drafts never
     /// reach the disk).
     case remember(String)
+}
+
+extension Effect {
+    /// Wait until `count` messages have arrived that no earlier wait counted, or `seconds`
+    /// have passed.
+    public static func wait(count: Int, seconds: Double) -> Effect {
+        .wait(Wait(until: .arrivals(count), seconds: seconds))
+    }
+}
+
+/// What `/wait` waits for, and for how long at most.
+public struct Wait: Equatable, Sendable {
+    /// What ends the wait.
+    public enum Until: Equatable, Sendable {
+        /// This many messages arrived that no earlier wait counted (`/wait n`).
+        case arrivals(Int)
+        /// The open chat holds this many messages (`/wait total n`), whenever they came.
+        case total(Int)
+    }
+
+    public var until: Until
+    public var seconds: Double
+
+    public init(until: Until, seconds: Double) {
+        self.until = until
+        self.seconds = seconds
+    }
 }
 
 /// What a front end can do, told to the session when it is made: it decides what the

@@ -57,6 +57,9 @@ public enum Report: Equatable, Sendable {
     case setAside(because: DraftEvent.Cause, count: Int)
     /// An `/expect` that held.
     case expectationMet(Expectation)
+    /// A `/wait` that got what it waited for: `count` is how many messages arrived, or
+    /// how many the open chat holds.
+    case waited(Wait.Until, count: Int)
     /// A demo peer stopped answering, for good: the person is really there.
     case peerSilenced(GlobalKey, DemoPeers.Silence)
     /// Something the user asked for went wrong.

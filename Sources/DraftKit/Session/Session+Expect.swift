@@ -1,4 +1,6 @@
-/// `/expect`: what a QA script states, checked against the session.
+/// `/expect`: what a QA script states, checked against the session. The edit line checked
+/// is the one this event started with (the pre-fill), since a command typed into the line
+/// does not change it.
 extension Session {
     /// Checks an expectation: met, it is reported; not met, the error says what was
     /// expected and what was found.
@@ -18,18 +20,31 @@ extension Session {
             let count = drafts.attachments(for: key).count
             found = .draft(draft, media: count)
             holds = draft == nil && count == 0
+        case .drafts(let count):
+            found = .count(drafts.count)
+            holds = drafts.count == count
         case .messages(let count):
             let stored = try storedCount()
-            found = .messages(stored)
+            found = .count(stored)
             holds = stored == count
-        case .lastMessage(let text, let sender, let type):
-            let last = try lastMessage()
-            found = .lastMessage(last)
+        case .message(let place, let text, let sender, let type):
+            let (message, held) = try message(place)
+            found = .message(message, held: held)
             holds =
-                last.map {
+                message.map {
                     (text == nil || $0.content == text) && (sender == nil || $0.author == sender?.rawValue)
                         && (type == nil || $0.type == type)
                 } ?? false
+        case .undo(let count):
+            found = .count(rules.undoStack.count)
+            holds = rules.undoStack.count == count
+        case .undoTop(let text):
+            let top = rules.undoStack.last?.draft.text
+            found = .undoTop(top, entries: rules.undoStack.count)
+            holds = top?.text == text
+        case .line(let text, let cursor):
+            found = .line(line)
+            holds = line.text == text && (cursor == nil || line.cursor == cursor)
         case .screen(let name):
             found = .screen(screenName)
             holds = screenName == name
@@ -59,12 +74,16 @@ extension Session {
         }
     }
 
-    private func lastMessage() throws(DraftlineError) -> Message? {
+    /// The open chat's `place`th message from the end (1 the last), if it holds that many,
+    /// and how many it holds (counted only when it holds fewer).
+    private func message(_ place: Int) throws(DraftlineError) -> (Message?, held: Int) {
         let target = try currentTarget()
         do throws(StoreError) {
-            let reading = try history.recentMessages(in: target.chatID(as: identity), limit: 1)
+            let chat = target.chatID(as: identity)
+            let reading = try history.recentMessages(in: chat, limit: place)
             note(reading.warnings)
-            return reading.value.last
+            guard reading.value.count < place else { return (reading.value.first, place) }
+            return (nil, reading.value.count)
         } catch {
             throw .historyUnreadable(error)
         }

@@ -41,15 +41,41 @@ extension Session {
         return reports + peerSilences() + takePendingReports()
     }
 
-    /// Ends a wait (``Effect/wait(count:seconds:)``): the arrivals it counted (at most
-    /// `wanted`, oldest first) are taken off ``arrivalsNotWaitedFor``. Shows nothing when
-    /// every message came, else one error line (time ran out, or the user stopped it).
-    public func endWait(wanted: Int, seconds: Double, interrupted: Bool = false) -> [Report] {
-        let arrived = min(arrivalsNotWaitedFor, wanted)
-        arrivalsNotWaitedFor -= arrived
-        guard arrived < wanted else { return [] }
-        if interrupted { return [.error(.waitInterrupted(arrived: arrived, wanted: wanted))] }
-        return [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: seconds))]
+    /// Whether what `wait` waits for is there: enough arrivals that no earlier wait
+    /// counted, or the open chat holds enough messages.
+    public func waitIsOver(_ wait: Wait) -> Bool {
+        switch wait.until {
+        case .arrivals(let count): return arrivalsNotWaitedFor >= count
+        case .total(let count): return openChatCount() >= count
+        }
+    }
+
+    /// Ends a wait (``Effect/wait(_:)``): the arrivals it counted (at most what it wanted,
+    /// oldest first; for `/wait total`, every arrival so far) are taken off
+    /// ``arrivalsNotWaitedFor``. One line either way: what came, or an error (time ran out,
+    /// or the user stopped it).
+    public func endWait(_ wait: Wait, interrupted: Bool = false) -> [Report] {
+        switch wait.until {
+        case .arrivals(let wanted):
+            let arrived = min(arrivalsNotWaitedFor, wanted)
+            arrivalsNotWaitedFor -= arrived
+            guard arrived < wanted else { return [.waited(wait.until, count: arrived)] }
+            if interrupted { return [.error(.waitInterrupted(arrived: arrived, wanted: wanted))] }
+            return [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: wait.seconds))]
+        case .total(let wanted):
+            let held = openChatCount()
+            arrivalsNotWaitedFor = 0
+            guard held < wanted else { return [.waited(wait.until, count: held)] }
+            return [.error(.totalNotReached(held: held, wanted: wanted, seconds: interrupted ? nil : wait.seconds))]
+        }
+    }
+
+    /// How many messages the open chat holds (0 when none is open or it cannot be read).
+    private func openChatCount() -> Int {
+        guard let target = screen.target else { return 0 }
+        guard let reading = try? history.messageCount(in: target.chatID(as: identity)) else { return 0 }
+        note(reading.warnings)
+        return reading.value
     }
 
     /// Stores the demo peers' answers that are due; they arrive through the feed.
@@ -65,8 +91,10 @@ extension Session {
         peers?.takeSilences().map { .peerSilenced($0.peer, $0.why) } ?? []
     }
 
-    func requestWait(count: Int, seconds: Double) -> Outcome {
-        Outcome(effects: [.wait(count: count, seconds: seconds)])
+    /// `/wait`: asks the front end to wait; `/wait total` needs a chat open.
+    func requestWait(_ wait: Wait) throws(DraftlineError) -> Outcome {
+        if case .total = wait.until { _ = try currentTarget() }
+        return Outcome(effects: [.wait(wait)])
     }
 
     /// Tells the demo peers what was sent to them.
