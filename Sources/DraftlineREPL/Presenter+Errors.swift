@@ -95,6 +95,24 @@ extension Presenter {
         return lines
     }
 
+    /// A wait for a lock that has lasted a second: who holds it, what draftline waits to do.
+    public func lockWaitNotice(_ wait: LockWait, purpose: String) -> String {
+        "waiting for the lock \(wait.path) \(purpose): it is \(Self.holders(wait))"
+    }
+
+    /// A lock's holders in words.
+    static func holders(_ wait: LockWait) -> String {
+        guard !wait.holders.isEmpty else { return "held by another process" }
+        return "held by "
+            + wait.holders.map { "process \($0.pid)" + ($0.command.isEmpty ? "" : " (\($0.command))") }
+            .joined(separator: ", ")
+    }
+
+    /// Why this process does not say it runs as an identity (its presence file is held).
+    public func presenceNotAnnounced(_ identity: GlobalKey, reason: String) -> String {
+        "cannot say that \(identity) runs here (\(reason)): going on without; a demo peer may answer as \(identity)"
+    }
+
     /// How many messages imported without their dates are named one by one.
     public static let undatableShown = 20
 

@@ -87,12 +87,24 @@ enum Draftline {
         let data: DataDirectory
         let presence: Presence
         do throws(Failure) {
+            // No wait for the data directory's lock goes a second without a word.
+            let purpose = options.transfer == nil ? "to open the data directory" : "to read and write the history"
+            let notice: (LockWait) -> Void = { wait in
+                Console.write(
+                    "draftline: \(TerminalText.visible(Presenter().lockWaitNotice(wait, purpose: purpose), keepNewlines: false))\n",
+                    to: .error)
+            }
             if let transfer = options.transfer {
                 return TransferCommand.run(transfer, dataDirectory: path) { () throws(StoreError) in
-                    try DataDirectory(path: path, clock: clock)
+                    let data = try DataDirectory(path: path, clock: clock, onLockWait: notice)
+                    // An import waits for another one as long as it takes, saying so.
+                    data.history.lockLimit = nil
+                    return data
                 }
             }
-            do { data = try DataDirectory(path: path, clock: clock) } catch { throw .store(error) }
+            do { data = try DataDirectory(path: path, clock: clock, onLockWait: notice) } catch { throw .store(error) }
+            // A session waits a second at most, then the send fails and keeps its text.
+            data.history.lockLimit = 1
             presence = Presence(data)
             if IdentityCheck.needsContacts(options.identity),
                 let problem = IdentityCheck.problem(
@@ -105,7 +117,13 @@ enum Draftline {
                 pinned == nil
                 ? .random : .numbered(MessageNumbering { [history = data.history] in try? history.claimRun() })
             // Who this process is, for the demo peers of every draftline on the directory.
-            try? presence.announce(options.identity)
+            do throws(StoreError) { try presence.announce(options.identity) } catch {
+                Console.write(
+                    "warning: "
+                        + TerminalText.visible(
+                            Presenter().presenceNotAnnounced(options.identity, reason: error.description),
+                            keepNewlines: false) + "\n", to: .error)
+            }
             let peers =
                 options.demo
                 ? DemoPeers(

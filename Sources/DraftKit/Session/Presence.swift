@@ -31,18 +31,19 @@ public final class Presence {
     static func name(of identity: GlobalKey) -> String { "present.\(identity.rawValue)" }
 
     /// Says that this process is `identity`, until it ends (or this object goes): the file
-    /// is made when missing (mode 0600; never through a link), and a shared lock is taken.
+    /// is made when missing (mode 0600; never through a link), and a shared lock is taken,
+    /// waiting a second at most: a process that holds it exclusively (no draftline does for
+    /// long) is named in the error, and this one runs without announcing itself.
     public func announce(_ identity: GlobalKey) throws(StoreError) {
         do throws(FileError) {
             guard
                 let file = try directory.open(Self.name(of: identity), access: .read, create: .ifMissing, owned: true)
             else { return }
-            while flock(file.rawValue, LOCK_SH) != 0 {
-                guard errno == EINTR else {
-                    let error = FileError("flock", path: file.path)
-                    file.close()
-                    throw error
-                }
+            do throws(FileLock.Timeout) {
+                try FileLock.take(file, LOCK_SH, path: file.path, limit: FileLock.noticeAfter, onWait: nil)
+            } catch {
+                file.close()
+                throw FileError(lockWait: error.wait)
             }
             held.append(file)
         } catch {

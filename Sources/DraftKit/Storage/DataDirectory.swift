@@ -18,16 +18,18 @@ public final class DataDirectory {
     public let history: PropertyListHistory
 
     /// Opens a data directory, creating it (mode 0700) when missing; reads no history.
+    /// `onLockWait` hears of every wait for the directory's lock past a second, opening
+    /// included (``PropertyListHistory/onLockWait``).
     public init(
         path: String, segmentCapacity: Int = PropertyListHistory.defaultSegmentCapacity,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, onLockWait: ((LockWait) -> Void)? = nil
     ) throws(StoreError) {
         self.path = path
         // Only an older layout needs the contacts at start-up, to tell a user called
         // `tweet_1` from the thread `tweet 1`.
         var contacts: ContactBook?
         history = try PropertyListHistory(
-            directory: path, segmentCapacity: segmentCapacity, clock: clock,
+            directory: path, segmentCapacity: segmentCapacity, clock: clock, onLockWait: onLockWait,
             isUser: { name in
                 if contacts == nil { contacts = ContactBook.load(directory: path) }
                 return (try? GlobalKey(validating: name)).flatMap { contacts?[$0] } != nil

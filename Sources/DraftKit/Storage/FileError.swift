@@ -13,6 +13,8 @@ struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     var code: Int32
     /// Extra words, for failures that are not a system call's.
     var detail: String
+    /// For a lock that stayed held past its limit: who held it (``FileLock``).
+    var lockWait: LockWait?
 
     init(_ operation: String, path: String, code: Int32 = errno, detail: String = "") {
         self.operation = operation

@@ -7,10 +7,26 @@ import Glibc
 /// replaced by rename). The file descriptor stays open for the life of the object. The
 /// lock is reentrant within the object: a body that takes it again runs at once, and the
 /// lock is released when the outermost body returns.
+///
+/// No wait is unbounded: the lock is tried without blocking, again every few milliseconds,
+/// and after ``noticeAfter`` seconds ``onWait`` is told who holds it (once a wait); past
+/// ``limit`` the body does not run and ``Timeout`` is thrown, naming the holders.
 final class FileLock {
     let path: String
     private let file: FileDescriptor
     private var depth = 0
+    /// The longest wait before giving up, in seconds; `nil` waits for as long as it takes
+    /// (still telling ``onWait`` who holds it).
+    var limit: Double? = 30
+    /// When a wait is said: past a second, a person wonders.
+    static let noticeAfter = 1.0
+    /// Told once a wait, after ``noticeAfter`` seconds, who holds the lock.
+    var onWait: ((LockWait) -> Void)?
+
+    /// The wait ended at the limit with the lock still held (``LockWait`` says by whom).
+    struct Timeout: Error {
+        var wait: LockWait
+    }
 
     /// Opens the lock file `name` in `directory`, making it (mode 0600) when missing. An
     /// existing one must be a regular file of this user's; a link is never followed
@@ -44,11 +60,14 @@ final class FileLock {
 
     deinit { file.close() }
 
-    /// Runs `body` while holding the lock.
+    /// Runs `body` while holding the lock; past ``limit`` it throws an `EWOULDBLOCK`
+    /// error naming who holds it (``FileError/lockWait``).
     func withLock<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
         if depth == 0 {
-            while flock(file.rawValue, LOCK_EX) != 0 {
-                guard errno == EINTR else { throw FileError("flock", path: path) }
+            do throws(Timeout) {
+                try Self.take(file, LOCK_EX, path: path, limit: limit, onWait: onWait)
+            } catch {
+                throw FileError(lockWait: error.wait)
             }
         }
         depth += 1
@@ -57,5 +76,58 @@ final class FileLock {
             if depth == 0 { flock(file.rawValue, LOCK_UN) }
         }
         return try body()
+    }
+
+    /// Takes `operation` (`LOCK_EX`, `LOCK_SH`) on `file` without ever blocking in the
+    /// kernel: tried at once, then every 10 ms until `limit` seconds have passed; `onWait`
+    /// hears who holds it after ``noticeAfter``. Wraps `flock` with `LOCK_NB`.
+    static func take(
+        _ file: FileDescriptor, _ operation: Int32, path: String, limit: Double?, onWait: ((LockWait) -> Void)?
+    ) throws(Timeout) {
+        let start = MonotonicClock.now()
+        var noticed = false
+        while true {
+            if flock(file.rawValue, operation | LOCK_NB) == 0 { return }
+            let error = errno
+            if error == EINTR { continue }
+            let waited = MonotonicClock.now() - start
+            func wait() -> LockWait {
+                LockWait(path: path, holders: (try? file.status()).map(LockHolder.holders) ?? [], waited: waited)
+            }
+            guard error == EWOULDBLOCK else { throw Timeout(wait: wait()) }
+            if let limit, waited >= limit { throw Timeout(wait: wait()) }
+            if !noticed && waited >= noticeAfter {
+                noticed = true
+                onWait?(wait())
+            }
+            usleep(10_000)
+        }
+    }
+}
+
+/// The monotonic clock, in seconds (`clock_gettime(CLOCK_MONOTONIC)`).
+enum MonotonicClock {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+extension FileError {
+    /// A lock not taken within its limit: `EWOULDBLOCK`, and who held it.
+    init(lockWait wait: LockWait) {
+        self.init("flock", path: wait.path, code: 0, detail: Self.words(for: wait))
+        lockWait = wait
+    }
+
+    /// What a lock wait that ran out says: who holds it, how long draftline waited.
+    static func words(for wait: LockWait) -> String {
+        let who =
+            wait.holders.isEmpty
+            ? "another process"
+            : wait.holders.map { "process \($0.pid)" + ($0.command.isEmpty ? "" : " (\($0.command))") }
+                .joined(separator: ", ")
+        return "held by \(who); not free after \(String(format: "%.1f", wait.waited)) s"
     }
 }

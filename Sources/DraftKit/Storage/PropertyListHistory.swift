@@ -99,14 +99,16 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// a user's private chat from a comment thread in a version 1 directory.
     public init(
         directory: String, segmentCapacity: Int = defaultSegmentCapacity,
-        clock: @escaping @Sendable () -> Date = { Date() }, isUser: (String) -> Bool = { _ in false }
+        clock: @escaping @Sendable () -> Date = { Date() }, onLockWait: ((LockWait) -> Void)? = nil,
+        isUser: (String) -> Bool = { _ in false }
     ) throws(StoreError) {
         self.directory = directory
         self.segmentCapacity = max(1, segmentCapacity)
         do {
             directories = try HistoryDirectories(path: directory)
-            segments = SegmentStore(
-                directories: directories, lock: try FileLock("lock", in: directories.root), clock: clock)
+            let lock = try FileLock("lock", in: directories.root)
+            lock.onWait = onLockWait
+            segments = SegmentStore(directories: directories, lock: lock, clock: clock)
         } catch {
             throw .unavailable(error.description)
         }
@@ -170,6 +172,21 @@ public final class PropertyListHistory: BulkHistoryStore {
         try Self.available { () throws(FileError) in
             try timings.measure(\.sync) { () throws(FileError) in try directories.root.syncFileSystem() }
         }
+    }
+
+    /// The longest wait for the data directory's lock, in seconds (`nil`: as long as it
+    /// takes): past it the operation fails with an error that names who holds the lock,
+    /// and nothing was changed. 30 s unless set; a session waits one second, so that no
+    /// send leaves the keyboard waiting longer without a word.
+    public var lockLimit: Double? {
+        get { segments.lock.limit }
+        set { segments.lock.limit = newValue }
+    }
+
+    /// Told of every wait for the lock past a second, who holds it (once a wait).
+    public var onLockWait: ((LockWait) -> Void)? {
+        get { segments.lock.onWait }
+        set { segments.lock.onWait = newValue }
     }
 
     /// Runs `body` holding the data directory's lock (``FileLock``, reentrant): no other
