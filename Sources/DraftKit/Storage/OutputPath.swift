@@ -46,17 +46,61 @@ public struct OutputPath {
     }
 
     /// Replaces the file with `data`, durably and atomically, mode 0600: written beside
-    /// it, synced, renamed into place, the directory synced.
+    /// it with no name until it is whole (``replaceUnnamed(with:)``), synced, given a name
+    /// and renamed into place, the directory synced. Where the file system makes no file
+    /// without a name, written under a temporary name instead.
     public func replace(with data: Data) throws(OutputPathError) {
         if let existing = parent.status(of: name), !existing.isRegularFile {
             throw OutputPathError(
                 code: EEXIST, "\(path) is \(existing.kindName), not a regular file: it is left as it is")
         }
         do {
+            if try replaceUnnamed(with: data) { return }
             try parent.replace(name, with: data, temporary: parent)
         } catch {
             throw OutputPathError(code: error.code, "\(path): \(error.reason)")
         }
+    }
+
+    /// Writes `data` into a file without a name in the destination's directory
+    /// (`openat(O_TMPFILE)`), syncs it, then names it (`linkat` of `/proc/self/fd/N`) and
+    /// renames it over the destination with SIGTERM, SIGINT, SIGHUP and SIGQUIT held off
+    /// between the two (`pthread_sigmask`): an export stopped at any moment, killed too,
+    /// leaves nothing beside the destination (a named temporary file was left for good,
+    /// up to the whole history's size). `false` where the file system or `/proc` does not
+    /// allow it (nothing was left either).
+    func replaceUnnamed(with data: Data) throws(FileError) -> Bool {
+        let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
+        let opened = openat(parent.descriptor.rawValue, ".", temporaryFile | O_WRONLY | O_CLOEXEC, 0o600)
+        guard opened >= 0 else {
+            if [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) { return false }
+            throw FileError("open", path: parent.path)
+        }
+        let file = FileDescriptor(rawValue: opened, path: parent.path(of: name))
+        defer { file.close() }
+        try file.setMode(0o600)
+        try file.writeAll(data)
+        try file.sync()
+        var stops = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&stops)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT] { sigaddset(&stops, signal) }
+        pthread_sigmask(SIG_BLOCK, &stops, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let made = Directory.temporaryName("tmp")
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(opened)", parent.descriptor.rawValue, made, AT_SYMLINK_FOLLOW) == 0
+        else {
+            if errno == ENOENT { return false }
+            throw FileError("link", path: parent.path(of: made))
+        }
+        do throws(FileError) {
+            try parent.rename(made, to: name)
+        } catch {
+            try? parent.remove(made)
+            throw error
+        }
+        try parent.sync()
+        return true
     }
 
     /// Opens the file for appending, made 0600 when missing: a regular file with no other
