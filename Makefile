@@ -29,6 +29,10 @@ setup:
 # for the network tests (Documentation/Network.md) the IRC servers InspIRCd and ngircd, the
 # clients irssi and WeeChat, tmux to drive irssi, and openssl to make a test certificate.
 test-setup: setup
+	@if ! command -v strace >/dev/null 2>&1; then \
+		echo "draftline: installing strace with apt (tests count system calls with it)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq strace; \
+	fi
 	@if ! python3 -c 'import pexpect' >/dev/null 2>&1; then \
 		echo "draftline: installing python3-pexpect with apt"; \
 		$(SUDO) apt-get update -qq && \

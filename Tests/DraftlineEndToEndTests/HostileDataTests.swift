@@ -395,4 +395,158 @@ struct HostileDataTests {
         #expect(result.status == 64)
         #expect(result.error.hasPrefix("draftline: --as: ") && result.error.contains(said), "\(result.error)")
     }
+
+    // MARK: 8. locks held by others
+
+    /// Starts a process that holds `flock` on `path` (exclusive, or shared with `-s`) until
+    /// it is killed; returns once the lock is held.
+    func holdLock(_ path: String, shared: Bool = false) throws -> PipedProcess {
+        // Made only when missing: a new file would be another inode than the one draftline locks.
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let holder = try PipedProcess(
+            executable: "/usr/bin/flock",
+            arguments: (shared ? ["-s"] : []) + [path, "sh", "-c", "echo held; exec cat"],
+            environment: fixture.environment())
+        try holder.waitFor("held")
+        return holder
+    }
+
+    /// Another process holds the data directory's lock (the issue's): on a terminal a send
+    /// waits a second, then fails in one line naming the holder, and its text is back in the
+    /// line; once the lock is free, Enter sends it.
+    @Test func aHeldLockFailsASendInASecondAndKeepsItsText() throws {
+        #expect(try run("/open alice\nfirst\n").status == 0)
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        let holder = try holdLock(data + "/lock")
+        try terminal.send("kept text\r")
+        let said = try terminal.waitFor("message not sent")
+        _ = said
+        try terminal.waitFor("held by process \(holder.pid)")
+        try terminal.waitForPrompt("alice> ")
+        holder.closeInput()
+        _ = try holder.waitForExit()
+        try terminal.send("\r")
+        try terminal.waitFor("you: kept text")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["first", "kept text"])
+    }
+
+    /// A held `present.<key>` (the issue's): `--as bob` starts at once with one line naming
+    /// the holder, and works.
+    @Test func aHeldPresenceFileDelaysNoStart() throws {
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let holder = try holdLock(data + "/present.bob")
+        defer { holder.closeInput() }
+        let result = try run("/open alice\nfrom bob\n", ["--as", "bob"], timeout: 20)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(
+            result.error.contains("cannot say that bob runs here") && result.error.contains("process \(holder.pid)"))
+        #expect(try fixture.messages(in: "alice+bob").map(\.content) == ["from bob"])
+    }
+
+    /// The variant: a shared holder of the data directory's lock, and a script on a pipe: the
+    /// send fails within its limit, the script says why in one line that names the holder
+    /// and the text (on the undo stack), and the next line is sent once the lock is free.
+    @Test func aSharedHolderFailsAPipedSendAndNamesIt() throws {
+        #expect(try run("/open alice\n").status == 0)
+        let holder = try holdLock(data + "/lock", shared: true)
+        let piped = try fixture.startPiped()
+        try piped.write("/open alice\npiped text\n")
+        try piped.waitFor("held by process \(holder.pid)")
+        holder.closeInput()
+        _ = try holder.waitForExit()
+        try piped.write("/undo\n\n/quit\n")
+        _ = try piped.waitForExit()
+        #expect(piped.text.contains("piped text"))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["piped text"])
+    }
+
+    // MARK: 12. an export stopped part way
+
+    /// An export stopped by SIGTERM (the issue's) or killed (the variant) while it writes
+    /// leaves nothing beside its destination: each try waits until the process has a file
+    /// open in the destination's directory, then signals it.
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func anExportStoppedWhileItWritesLeavesNothingBesideItsDestination(_ signal: Int32) throws {
+        let big = fixture.root + "/big.plist"
+        let script =
+            "import plistlib, sys; plistlib.dump({'alice': [{'messageID': 'm%d' % i, 'content': 'x' * 2000} "
+            + "for i in range(20000)]}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)"
+        _ = try Fixture.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, big], environment: fixture.environment(), timeout: 120)
+        #expect(try importing(big).status == 0)
+        let folder = fixture.root + "/out"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // As the kernel names it (the scratch path holds `//`).
+        let real = realpath(folder, nil).map { String(cString: $0) } ?? folder
+        var caught = false
+        for _ in 0..<10 where !caught {
+            let export = try PipedProcess(
+                executable: Fixture.executable, arguments: ["export", folder + "/chats.plist", "--data-dir", data],
+                environment: fixture.environment())
+            let deadline = PseudoTerminal.now() + 60
+            while !caught && PseudoTerminal.now() < deadline {
+                let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(export.pid)/fd")) ?? []
+                if descriptors.isEmpty { break }  // ended (a zombie has none)
+                caught = descriptors.contains { descriptor in
+                    let target = try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "/proc/\(export.pid)/fd/\(descriptor)")
+                    return target?.hasPrefix(real + "/") == true
+                }
+                if caught { kill(export.pid, signal) }
+            }
+            _ = try export.waitForExit(timeout: 60)
+            if !caught { try? FileManager.default.removeItem(atPath: folder + "/chats.plist") }
+        }
+        #expect(caught, "the export was never seen writing")
+        // Nothing but the destination, whole, if the signal came after it was named.
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(left.filter { $0 != "chats.plist" } == [], "\(left)")
+        if left.contains("chats.plist") {
+            #expect((try fixture.propertyList(at: folder + "/chats.plist")["alice"] as? [Any])?.count == 20_000)
+        }
+    }
+
+    // MARK: 6. empty segments in the gaps
+
+    /// How many times a run of draftline lists a directory (`getdents64` calls, counted by
+    /// strace) with `script` on its standard input; its output too.
+    func listings(_ script: String) throws -> (count: Int, output: String) {
+        let counts = fixture.root + "/strace.txt"
+        let result = try Fixture.run(
+            "/usr/bin/strace",
+            arguments: ["-f", "-c", "-e", "trace=getdents64", "-o", counts, Fixture.executable, "--data-dir", data],
+            environment: fixture.environment(), input: Data(script.utf8), timeout: 120)
+        let table = (try? String(contentsOfFile: counts, encoding: .utf8)) ?? ""
+        let row = table.split(separator: "\n").first { $0.hasSuffix("getdents64") }
+        let fields = row?.split(separator: " ") ?? []
+        // % time, seconds, usecs/call, calls, [errors], syscall
+        let count = fields.count >= 5 ? Int(fields[3]) ?? 0 : 0
+        return (count, String(decoding: result.output, as: UTF8.self))
+    }
+
+    /// 2,000 empty segments in the gaps after a chat's real one (every other number, the
+    /// last one empty too): opening the chat (the issue's) and its history of a thread (the
+    /// variant) list the directory once, not once a step back, and the chat list shows the
+    /// last message there is, not "(no messages)".
+    @Test(arguments: ["chat", "thread"])
+    func emptySegmentsInTheGapsCostOneListing(_ kind: String) throws {
+        let (name, folder) = kind == "chat" ? ("alice", "chats") : ("tweet_5", "threads")
+        try fixture.writeSegment((0..<3).map { message("m\($0)", chat: name) }, chat: name, number: 0, kind: folder)
+        for number in stride(from: 2, through: 4_000, by: 2) {
+            try fixture.writeSegment([], chat: name, number: number, kind: folder)
+        }
+        let open = kind == "chat" ? "/open alice\n" : "/comment tweet 5\n/history 50\n"
+        let opened = try listings(open)
+        #expect(opened.output.contains("m0") && opened.output.contains("m2"), "\(opened.output)")
+        #expect(opened.count < 40, "\(opened.count) getdents64 calls")
+        let chats = try listings("/chats all\n")
+        #expect(chats.output.contains("m2"), "\(chats.output)")
+    }
+
+    func message(_ id: String, chat: String) -> Message {
+        Message(chatID: chat, messageID: id, content: id, target: chat, sender: "me")
+    }
 }

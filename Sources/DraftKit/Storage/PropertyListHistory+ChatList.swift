@@ -66,9 +66,13 @@ extension PropertyListHistory {
                 if repair { return try segments.read(chat, in: folder, number, repair: true, warnings: &warnings) }
                 return try SegmentStore.decode(SegmentIndex.name(number), in: folder)
             }
+            // Back past empty segments to the last message there is (the listing once).
             var lastMessage = try read(last)?.last
-            if lastMessage == nil, let previous = segments.index.segment(before: last, in: folder) {
+            var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
+            var number = last
+            while lastMessage == nil, let previous = earlier.segment(before: number) {
                 lastMessage = try read(previous)?.last
+                number = previous
             }
             return Reading(ChatSummary(chatID: chat, lastMessage: lastMessage), warnings: warnings)
         } catch {

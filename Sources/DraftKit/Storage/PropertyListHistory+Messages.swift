@@ -5,13 +5,14 @@ extension PropertyListHistory {
         else { return Reading([]) }
         var result: [Message] = []
         var warnings: [StoreWarning] = []
+        var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
         try Self.readable(chat) { () throws(FileError) in
             while result.count < limit {
                 let messages =
                     try segments.read(
                         chat, in: folder, number, repair: true, last: limit - result.count, warnings: &warnings) ?? []
                 result.insert(contentsOf: messages.suffix(limit - result.count), at: 0)
-                guard let previous = segments.index.segment(before: number, in: folder) else { break }
+                guard let previous = earlier.segment(before: number) else { break }
                 number = previous
             }
         }

@@ -40,12 +40,35 @@ final class SegmentIndex {
         ((try? directory.names()) ?? []).compactMap(Self.number).sorted()
     }
 
-    /// The segment before `index` that exists: `index - 1` when it does (one `fstatat`),
-    /// else the highest below it in a listing of the directory; `nil` when there is none.
-    func segment(before index: Int, in directory: Directory) -> Int? {
-        guard index > 0 else { return nil }
-        if directory.exists(Self.name(index - 1)) { return index - 1 }
-        return segments(in: directory).last { $0 < index }
+    /// The segments before one, for a walk back through a chat (``segment(before:)``): the
+    /// next lower number costs one `fstatat` when it exists; past a gap, the directory is
+    /// listed once for the whole walk, never again for each step (2,000 empty segments in
+    /// the gaps made opening a chat list the directory 2,000 times: 8 s).
+    struct Earlier {
+        let index: SegmentIndex
+        let directory: Directory
+        private var listing: [Int]?
+
+        init(index: SegmentIndex, directory: Directory) {
+            self.index = index
+            self.directory = directory
+        }
+
+        /// The segment before `number` that exists; `nil` when there is none.
+        mutating func segment(before number: Int) -> Int? {
+            guard number > 0 else { return nil }
+            if listing == nil, directory.exists(SegmentIndex.name(number - 1)) { return number - 1 }
+            if listing == nil { listing = index.segments(in: directory) }
+            guard let numbers = listing else { return nil }
+            // The last number below `number`, by halves (the listing is sorted).
+            var low = 0
+            var high = numbers.count
+            while low < high {
+                let middle = (low + high) / 2
+                if numbers[middle] < number { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 ? numbers[low - 1] : nil
+        }
     }
 
     /// The number in a segment's name (`00000042.plist`), when it is one within range.
