@@ -547,6 +547,29 @@ struct HostileDataTests {
     }
 
     func message(_ id: String, chat: String) -> Message {
-        Message(chatID: chat, messageID: id, content: id, target: chat, sender: "me")
+        Message(chatID: chat, messageID: id, content: id, target: chat, sender: chat == "alice" ? "alice" : "me")
+    }
+
+    // MARK: 7. journal records
+
+    /// One record written five times (the "5 unread" for one), and two records for
+    /// the same message in a segment changed between them (the variant: a new status, so the
+    /// message is read again): each message is announced once.
+    @Test func repeatedRecordsAnnounceAMessageOnce() throws {
+        let piped = try fixture.startPiped()
+        try piped.write("/open bob\n")
+        try piped.waitFor("(no messages yet)")
+        try fixture.writeSegment([message("hello", chat: "alice")], chat: "alice", number: 0)
+        let record = "c\talice\t0\t0\thello\n"
+        try fixture.append(Data(String(repeating: record, count: 5).utf8), to: "live/journal")
+        try piped.write("/wait 1 5\n")
+        try piped.waitFor("1 unread: /open alice")
+        try fixture.writeSegment(
+            [message("hello", chat: "alice"), message("again", chat: "alice")], chat: "alice", number: 0)
+        try fixture.append(Data(record.utf8), to: "live/journal")
+        try piped.write("/wait 1 1\n/chats\n/quit\n")
+        #expect(try piped.waitForExit() == .exited(0), "\(piped.text)")
+        #expect(piped.text.contains("waited 1 s: 0 of 1 message arrived"), "\(piped.text)")
+        #expect(piped.text.contains("1 unread") && !piped.text.contains("2 unread"), "\(piped.text)")
     }
 }

@@ -26,6 +26,8 @@ struct BinaryChatLog {
     private var referenceSize = 1
     /// The end of the objects (where the offset table starts).
     var end = 0
+    /// How many messages the top array holds (a reading of one message: ``message(_:at:)``).
+    private(set) var elementCount = 0
     /// The fields' names in ``Message/CodingKeys`` order, each as its length and its first
     /// sixteen bytes in two words (every name is shorter), compared as integers.
     private static let fields = Message.CodingKeys.allCases.map { key in
@@ -76,15 +78,34 @@ struct BinaryChatLog {
         segment(data, last: 1).map(\.last)
     }
 
-    /// What a reading takes: a whole file of chats, or a segment's last messages.
+    /// The message at `position` of a segment and how many it holds, the others not read:
+    /// what a journal record costs is its one message, however big the segment. The message
+    /// is `nil` past the end; the whole is `nil` where Foundation's decoder must decide.
+    static func message(_ data: Data, at position: Int) -> (count: Int, message: Message?)? {
+        data.withUnsafeBytes { raw -> (count: Int, message: Message?)? in
+            guard let read = BinaryChatLog(bytes: raw, reading: .one(at: position)) else { return nil }
+            return (read.elementCount, read.chats.first?.messages.first)
+        }
+    }
+
+    /// What a reading takes: a whole file of chats, a segment's last messages, or one.
     private enum Reading {
         case file
         case segment(last: Int)
+        case one(at: Int)
     }
 
     private init?(bytes: UnsafeRawBufferPointer, reading: Reading, limit: Int = .max) {
         self.bytes = bytes
         guard readTable() else { return nil }
+        if case .one(let position) = reading {
+            guard let elements = array(topObject), position >= 0 else { return nil }
+            elementCount = elements.count
+            guard position < elements.count else { return }
+            guard let message = message(elements[position]) else { return nil }
+            chats = [("", [message])]
+            return
+        }
         if case .segment(let count) = reading {
             guard let elements = array(topObject), let messages = messages(Array(elements.suffix(max(0, count))))
             else { return nil }

@@ -7,6 +7,9 @@ final class PropertyListFeed: HistoryFeed {
     private var segments = RecordLookup()
     /// Whether a skip was said already: a flood is one warning, not one a slice.
     private var warnedOfSkip = false
+    /// The places and IDs of the messages announced lately, so that a repeated record
+    /// announces nothing more.
+    private var announced: Set<ExactText> = []
 
     init(history: PropertyListHistory, notifications: Bool) {
         self.history = history
@@ -24,7 +27,12 @@ final class PropertyListFeed: HistoryFeed {
         let read = reader.take()
         var slice = FeedSlice(hasMore: read.hasMore)
         slice.arrivals = read.records.compactMap { record in
-            segments.message(at: record, in: history).map { Arrival(chat: record.chat, message: $0) }
+            guard let message = segments.message(at: record, in: history) else { return nil }
+            // A record repeated (the same message where it was) announces it once.
+            let place = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)/\(record.position)"
+            if announced.count >= RecordLookup.remembered * 16 { announced.removeAll(keepingCapacity: true) }
+            guard announced.insert(ExactText(place + "/" + message.messageID)).inserted else { return nil }
+            return Arrival(chat: record.chat, message: message)
         }
         if read.skipped > 0 && !warnedOfSkip {
             warnedOfSkip = true
@@ -64,18 +72,25 @@ struct RecordLookup {
         let key = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)"
         let known = seen[key]?.status == status
         if known, let count = seen[key]?.count, record.position >= count { return nil }
-        let messages: [Message]
-        if known, let last, last.key == key {
-            messages = last.messages
+        let message: Message
+        if known, let last, last.key == key, record.position < last.messages.count {
+            message = last.messages[record.position]
         } else {
-            guard let read = (try? SegmentStore.decode(name, in: folder)) ?? nil else { return nil }
-            messages = read
-            last = (key, read)
+            guard let data = (try? SegmentStore.bytes(name, in: folder)) ?? nil else { return nil }
             if seen.count >= Self.remembered { seen.removeAll(keepingCapacity: true) }
-            seen[key] = Seen(status: status, count: read.count)
+            if let one = BinaryChatLog.message(data, at: record.position) {
+                // The one message read, the others not: a record costs what its message costs.
+                seen[key] = Seen(status: status, count: one.count)
+                guard let found = one.message else { return nil }
+                message = found
+            } else {
+                guard let read = SegmentCodec.decode(data) else { return nil }
+                last = (key, read)
+                seen[key] = Seen(status: status, count: read.count)
+                guard record.position < read.count else { return nil }
+                message = read[record.position]
+            }
         }
-        guard record.position < messages.count else { return nil }
-        let message = messages[record.position]
         guard record.messageID == "-" || message.messageID.utf8.elementsEqual(record.messageID.utf8) else { return nil }
         return message
     }
