@@ -88,4 +88,12 @@ public struct ContactBook: Sendable {
 
     /// Every key, sorted: every entry of `contacts.plist` read.
     public var keys: [GlobalKey] { contacts.keys.sorted() }
+
+    /// The keys that start with `prefix`, sorted, at most `limit` of them: only the part of
+    /// `contacts.plist`'s index that holds them is read (``ContactIndex/keys(startingWith:limit:)``).
+    public func keys(startingWith prefix: String, limit: Int) -> [GlobalKey] {
+        let indexed = index?.keys(startingWith: prefix, limit: limit) ?? []
+        let others = known.keys.filter { $0.rawValue.hasPrefix(prefix) }
+        return Array(Set(indexed + others).sorted().prefix(limit))
+    }
 }

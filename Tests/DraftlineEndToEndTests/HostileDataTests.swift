@@ -572,4 +572,21 @@ struct HostileDataTests {
         #expect(piped.text.contains("waited 1 s: 0 of 1 message arrived"), "\(piped.text)")
         #expect(piped.text.contains("1 unread") && !piped.text.contains("2 unread"), "\(piped.text)")
     }
+
+    // MARK: 9. many contacts
+
+    /// Tab after a few letters among 50,000 contacts completes from the part of the index
+    /// that holds them (it read every contact at each press: 5.8 s with a million), for a
+    /// user to open and for a reply target after `@` (the variant).
+    @Test func tabAmongManyContactsCompletesFromTheIndex() throws {
+        try fixture.writeContacts((0..<50_000).map { "u\($0)" } + ["zqx"], into: data)
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
+        try terminal.waitForPrompt("draftline> ", timeout: 60)
+        try terminal.send("/open zq\t\r")
+        try terminal.waitFor("chat with ZQX (zqx)")
+        try terminal.waitForPrompt("zqx> ")
+        try terminal.send("/comment tweet 7 @zq\t\r")
+        try terminal.waitFor("reply to @zqx")
+        #expect(try terminal.quit() == .exited(0))
+    }
 }

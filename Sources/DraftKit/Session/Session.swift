@@ -159,9 +159,16 @@ public final class Session {
         return pendingReports
     }
 
+    /// The most users Tab offers at once: it reads only the contacts that start with what
+    /// is typed, and no more than this many of them.
+    public static let completionLimit = 500
+
     /// What the completion key does with this text before the cursor.
     public func complete(_ before: String) -> Completion {
-        let users = contacts.keys
+        // Only the users the word being typed could name (a reply target's after its `@`).
+        let typed = before.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? before
+        let users = contacts.keys(
+            startingWith: String(typed.drop { $0 == "@" || $0 == "/" }), limit: Self.completionLimit)
         if isAskingForChat {
             guard !before.contains(" ") else { return .none }
             return .of(before, among: users.map(\.rawValue).filter { $0.hasPrefix(before) })

@@ -231,6 +231,33 @@ final class ContactIndex: @unchecked Sendable {
         return nil
     }
 
+    /// The keys that start with `prefix`, in key order, at most `limit`: found by halving the
+    /// index to where they begin, then reading on while they match. Tab after a few letters
+    /// costs the names it offers, not the whole index (a million contacts: 5.8 s a press).
+    func keys(startingWith prefix: String, limit: Int) -> [GlobalKey] {
+        let wanted = Array(prefix.utf8)
+        func keyOf(_ line: [UInt8]) -> ArraySlice<UInt8> { line[..<(line.firstIndex(of: 0x09) ?? line.endIndex)] }
+        var low = start
+        var high = end
+        while high - low > 4096 {
+            guard let middle = lineStart(after: low + (high - low) / 2), middle < high, let found = line(at: middle)
+            else { break }
+            if keyOf(found.bytes).lexicographicallyPrecedes(wanted) { low = middle } else { high = middle }
+        }
+        var result: [GlobalKey] = []
+        var offset = low
+        while offset < end, result.count < limit, let (bytes, next) = line(at: offset) {
+            let key = keyOf(bytes)
+            if key.starts(with: wanted) {
+                if let found = GlobalKey(String(decoding: key, as: UTF8.self)[...]) { result.append(found) }
+            } else if !key.lexicographicallyPrecedes(wanted) {
+                break
+            }
+            offset = next
+        }
+        return result
+    }
+
     private func contact(from line: [UInt8], key: GlobalKey) -> Contact {
         let tab = line.firstIndex(of: 0x09).map { $0 + 1 } ?? line.endIndex
         return Contact(key: key, name: Self.unescape(line[tab...]))
