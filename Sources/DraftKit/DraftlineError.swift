@@ -55,8 +55,9 @@ public enum DraftlineError: Error, Equatable, Sendable {
     /// `/wait total` ended (out of time, or stopped when `seconds` is `nil`) with the open
     /// chat holding `held` messages of the `wanted`.
     case totalNotReached(held: Int, wanted: Int, seconds: Double?)
-    /// A line longer than ``Session/maximumLineBytes``; its size in bytes.
-    case lineTooLong(Int)
+    /// A line longer than ``Session/maximumLineBytes``; its size in bytes, and whether the
+    /// edit line's text went on the undo stack (a piped line over it is never typed).
+    case lineTooLong(Int, setAside: Bool)
     /// A paste longer than ``Session/maximumLineBytes``; its size in bytes. Nothing of it
     /// was inserted.
     case pasteTooLong(Int)

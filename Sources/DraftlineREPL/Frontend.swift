@@ -30,11 +30,11 @@ public final class Frontend {
         public var effects: [Effect]
     }
 
-    /// Handles one input event: the lines to show and what to do next. `recalledOver` is
-    /// what history recalls replaced of the user's text during the read.
+    /// Handles one input event: the lines to show and what to do next. `origin` is where
+    /// the line's text came from (what recalls replaced, what was pasted).
     @discardableResult
-    public func handle(_ event: InputEvent, recalledOver: [TextDraft] = []) -> Response {
-        let outcome = session.handle(event, recalledOver: recalledOver)
+    public func handle(_ event: InputEvent, origin: LineOrigin = .typed) -> Response {
+        let outcome = session.handle(event, origin: origin)
         onReports?(outcome.reports)
         return Response(lines: lines(for: outcome.reports), effects: outcome.effects)
     }

@@ -40,7 +40,7 @@ extension Presenter {
         case .notSentNoChat(let text):
             return "not sent '\(text)': no chat is open: /open <global_key> first"
         case .nothingToKeepDraftFor:
-            return "no chat is open here to keep a draft for: the line is kept; empty it to leave"
+            return "no chat is open here to keep a draft for: the key did nothing; empty the line to leave"
         case .notSentSetAside(let reason, let text):
             return "message not sent (\(reason)): '\(text)' is on the undo stack (/undo brings it back)"
         case .notSent(let reason):
@@ -75,8 +75,9 @@ extension Presenter {
             guard let seconds else { return "wait stopped: " + what }
             let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "waited \(time) s: " + what
-        case .lineTooLong(let bytes):
-            return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent or changed"
+        case .lineTooLong(let bytes, let setAside):
+            return "line refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was sent"
+                + (setAside ? ": it is on the undo stack, /undo brings it back to shorten" : " or changed")
         case .pasteTooLong(let bytes):
             return "paste refused: it is \(Self.size(bytes)) and the limit is 64 KiB; nothing was inserted"
         }

@@ -100,9 +100,16 @@ public struct Presenter {
                     "ok: the chat holds \(count) message\(count == 1 ? "" : "s")"
                         + (count > wanted ? " (\(wanted) waited for)" : ""))
             ]
-        case .forgotten(let keys):
+        case .forgotten(let keys, let undo):
             let names = keys.map(\.rawValue).joined(separator: ", ")
-            return [info("\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))")]
+            return [
+                info(
+                    [
+                        keys.isEmpty
+                            ? nil : "\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))",
+                        undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack forgotten" : nil,
+                    ].compactMap { $0 }.joined(separator: "; "))
+            ]
         case .error(let error):
             return [line(for: error)]
         case .warning(let warning):
@@ -240,6 +247,7 @@ public struct Presenter {
         case .replacedByRecall: return "a recalled line replaced this text: /undo brings it back"
         case .keptOverRecall: return "a recalled command ran: the line it replaced is the draft"
         case .nowhereToKeep: return "nothing here keeps a draft: /undo brings it back"
+        case .lineTooLong: return "a line over 64 KiB cannot be entered: /undo brings it back to shorten"
         case .interrupted: return "Ctrl-C abandons the line: /undo brings it back"
         case .discardCommand: return "/discard (/undo brings it back)"
         case .undo: return "/undo"

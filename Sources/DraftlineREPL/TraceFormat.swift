@@ -84,7 +84,7 @@ public enum TraceFormat: String, Sendable {
         case .sending:
             return "inputKey_delegate:" + key
         case .blankLine, .attached, .detached, .sendFailed, .sendFailedAside, .replacedBySend, .replacedByRecall,
-            .keptOverRecall, .nowhereToKeep, .interrupted, .discardCommand, .undo, .quitting:
+            .keptOverRecall, .nowhereToKeep, .lineTooLong, .interrupted, .discardCommand, .undo, .quitting:
             return nil
         }
     }
@@ -118,6 +118,7 @@ public enum TraceFormat: String, Sendable {
         case .replacedByRecall: return "replaced-by-recall"
         case .keptOverRecall: return "kept-over-recall"
         case .nowhereToKeep: return "nowhere-to-keep"
+        case .lineTooLong: return "line-too-long"
         case .interrupted: return "interrupt"
         case .discardCommand: return "discard"
         case .undo: return "undo"

@@ -76,9 +76,54 @@ extension LineEditor {
             guard rest.hasPrefix("->") else { continue }
             let function = rest.dropFirst(2).drop { $0 == " " }
             guard !function.isEmpty else { continue }
-            result[String(function), default: []].append(String(keys))
+            result[String(function), default: []] += expandingRange(String(keys))
         }
         return result
+    }
+
+    /// The keys of a listing line: one sequence, or a range of control keys libedit lists
+    /// as `"^K" to "^L"` (the text between the outer quotes is `^K" to "^L`).
+    private static func expandingRange(_ keys: String) -> [String] {
+        let parts = keys.split(separator: "\" to \"", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = parts[0].unicodeScalars.last, let last = parts[1].unicodeScalars.last,
+            parts[0].count == 2, parts[1].count == 2, parts[0].hasPrefix("^"), parts[1].hasPrefix("^"),
+            first.value <= last.value
+        else { return [keys] }
+        return (first.value...last.value).compactMap(Unicode.Scalar.init).map { "^" + String($0) }
+    }
+
+    /// What a control key does in vi's insert mode instead of inserting itself: libedit's
+    /// own vi insert map when not built for ksh (Debian's is: there `^L`, `^A` and others
+    /// insert the raw control character, and the message is sent with it). A key missing
+    /// here rings the bell. Only `^V` inserts a control character: the user quoted it.
+    static let viInsertControls: [String: String] = [
+        "^A": "ed-move-to-beg", "^B": "ed-prev-char", "^E": "ed-move-to-end", "^F": "ed-next-char",
+        "^K": "ed-kill-line", "^L": "ed-clear-screen", "^N": "ed-next-history", "^O": "ed-ignore",
+        "^P": "ed-prev-history", "^R": "ed-redisplay", "^T": "ed-transpose-chars", "^Y": "ed-ignore",
+    ]
+
+    /// In vi mode, every control key that vi's insert map (the main one) binds to
+    /// `ed-insert` gets a function of its own (``viInsertControls``, else `ed-unassigned`);
+    /// `^D` in command mode (the alternate map, where it is undefined) does what it does in
+    /// insert mode, and `^L` redraws there too. Returns what failed, as `keys (function)`.
+    private func bindViControls(main: [String: [String]], alternate: [String: [String]]) -> [String] {
+        guard dl_el_is_vi(editLine) == 1 else { return [] }
+        var failed: [String] = []
+        let inserting = (main["ed-insert"] ?? []).filter { $0.count == 2 && $0.hasPrefix("^") && $0 != "^?" }
+        for keys in inserting {
+            let function = Self.viInsertControls[keys] ?? "ed-unassigned"
+            if dl_el_bind(editLine, keys, function) != 0 { failed.append("\(keys) (\(function))") }
+        }
+        let commandMode = alternate.filter { $0.key != "is undefined" }.values.reduce(into: Set<String>()) {
+            $0.formUnion($1)
+        }
+        for (keys, function) in [("^D", "vi-list-or-eof"), ("^L", "ed-clear-screen")] where !commandMode.contains(keys)
+        {
+            if dl_el_bind_alternate(editLine, keys, function) != 0 {
+                failed.append("\(keys) (\(function), vi command mode)")
+            }
+        }
+        return failed
     }
 
     /// Sets the editing mode, `"emacs"` or `"vi"`, then binds draftline's keys again.
@@ -135,7 +180,9 @@ extension LineEditor {
                 binding.keys, binding.function, main: always || main[binding.function] == nil,
                 alternate: always || alternate[binding.function] == nil)
         }
+        // The vi control keys are looked at once draftline's own keys are bound again.
         return failed + unbindLineWriters(main: main, alternate: alternate)
+            + bindViControls(main: boundKeys(), alternate: boundKeys(alternate: true))
     }
 
     /// libedit's functions that write the edit line to a file: `vi-histedit` (`v` in vi's

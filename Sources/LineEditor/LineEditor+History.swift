@@ -38,30 +38,48 @@ extension LineEditor {
         let beforeKey = index >= 0 ? linesBeforeKeys[index] : nil
         var kept = now
         if let beforeKey, !beforeKey.text.isEmpty, now.text.isEmpty || Self.isSearchPrompt(now) { kept = beforeKey }
+        // An incremental search may have moved the cursor through the line already: the
+        // user's cursor is the one from before the search's keys.
+        if kept == now { kept.cursor = min(cursorBeforeKey, kept.text.unicodeScalars.count) }
+        if ownLine == nil { ownLine = Line(text: Self.withoutSearchPrompt(kept), cursor: kept.cursor) }
         guard !kept.text.isEmpty, kept.text != lastRecalled.map(Self.withoutSearchPrompt),
             !recalledOver.contains(where: { $0.text == kept.text })
         else { return }
-        kept.cursor = kept.text.unicodeScalars.count
         recalledOver.append(kept)
     }
 
     /// Notes, before each key, the line a recall left (so a later recall knows whether
-    /// the user changed it). A recall that left the line as it was (a search that found
-    /// its pattern in the line itself, no older line to go to, or the newest line of the
-    /// history when the line already held it: a failed command given back) replaced
-    /// nothing: its snapshot is dropped, and the line is still the user's, so the next
-    /// recall keeps it.
+    /// the user changed it), and whether the user came back to their own line.
+    ///
+    /// A recall that left the line as it was (a search that found its pattern in the line
+    /// itself, no older line to go to, or the newest line of the history when the line
+    /// already held it: a failed command given back) replaced nothing: its snapshot is
+    /// dropped, and the line is still the user's, so the next recall keeps it. Coming back
+    /// to the line from before the first recall (Down past the newest line, `^R` then
+    /// `^G`) makes it the user's again, and what the recall had replaced of it is in the
+    /// line, not lost: libedit puts it back without consulting the history, so it is seen
+    /// here, at the next key.
     func noteKey() {
-        guard consultedSinceKey else { return }
+        guard consultedSinceKey else {
+            guard isShowingRecall, let own = ownLine, Self.withoutSearchPrompt(lineState) == own.text else { return }
+            recalledOver.removeAll { $0.text == own.text }
+            isShowingRecall = false
+            lastRecalled = nil
+            return
+        }
         consultedSinceKey = false
         let now = lineState
         if let last = recalledOver.last, Self.withoutSearchPrompt(now) == last.text {
             recalledOver.removeLast()
             return
         }
+        if Self.withoutSearchPrompt(now) == ownLine?.text {
+            isShowingRecall = false
+            return
+        }
         lastRecalled = now
+        isShowingRecall = true
     }
-
     /// A line without the incremental search's prompt that emacs `^R` draws after it
     /// (`\nbck:` or `\nfwd:`, `?` when failing, then the pattern).
     static func withoutSearchPrompt(_ line: Line) -> String {
@@ -77,6 +95,38 @@ extension LineEditor {
     static func isSearchPrompt(_ line: Line) -> Bool {
         line.text.hasPrefix("\n/") || line.text.hasPrefix("\n?")
     }
+
+    /// Notes where the cursor is before a key, unless a history search is drawn in the line
+    /// (its prompt follows a newline: `\nbck:`, `\nfwd:`, vi's `\n/` and `\n?`), whose keys
+    /// move the cursor through the line. Looks back from the line's end only as far as a
+    /// search prompt and pattern reach (libedit keeps a pattern under ``searchReach``), so
+    /// a key costs the same on a long line.
+    ///
+    /// Wraps `el_wline`.
+    func noteCursor() {
+        guard let info = el_wline(editLine), let start = info.pointee.buffer, let end = info.pointee.lastchar,
+            let cursor = info.pointee.cursor
+        else { return }
+        var scan = end
+        let stop = max(start, end - Self.searchReach)
+        while scan > stop {
+            scan -= 1
+            guard scan.pointee == 0x0A else { continue }
+            let prompt = Array(UnsafeBufferPointer(start: scan + 1, count: min(4, end - scan - 1)))
+                .compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }
+            let text = String(String.UnicodeScalarView(prompt))
+            let searching =
+                ["bck:", "bck?", "fwd:", "fwd?"].contains(text)
+                || (scan == start && ["/", "?"].contains(text.prefix(1)))
+            if searching { return }
+            break
+        }
+        cursorBeforeKey = cursor - start
+    }
+
+    /// How far from the line's end a search prompt and its pattern can reach: libedit's
+    /// pattern buffer (`EL_BUFSIZ`, 1024) and the prompt.
+    static let searchReach = 1024 + 8
 
     /// Notes the line before a key that may begin a vi search (`/`, `?`, `n`, `N` in vi
     /// mode): those empty the line before they consult the history. Other keys cost

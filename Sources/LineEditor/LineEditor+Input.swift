@@ -20,6 +20,20 @@ extension LineEditor {
         /// or changed, during this read, oldest first: the line before the first recall, then
         /// each recalled line the user edited before recalling another.
         public var recalledOver: [Line]
+        /// Whose the line is as the read ends: the user's own, or one recalled from
+        /// history (Up, `^R`, vi's `k` or `/`) that they did not come back from to their own
+        /// line (Down past the newest line, `^G` in a search), changed since or not.
+        public var source: Source
+
+        /// Whose a line is.
+        public enum Source: Equatable, Sendable {
+            /// The user's own line.
+            case own
+            /// A recalled history line, exactly as the recall left it.
+            case recalled
+            /// A recalled line the user changed since.
+            case recalledAndChanged
+        }
         /// How many keys the read took, the one that ended it included (a pre-fill is not a
         /// key; a paste, a cursor key are): 1 when the first key ended the read (a Ctrl-D
         /// right after the previous read), 0 when no key did (the terminal went away).

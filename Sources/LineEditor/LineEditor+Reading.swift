@@ -12,6 +12,7 @@ extension LineEditor {
         let result = editor.nextKey()
         if case .key(let key) = result {
             editor.keysRead += 1
+            editor.noteCursor()
             editor.noteKey()
             editor.noteLineBefore(key: key)
             editor.guardTallLine()

@@ -147,6 +147,14 @@ public final class LineEditor {
     var lastRecalled: Line?
     /// Whether the history was consulted since the last key was read.
     var consultedSinceKey = false
+    /// The line just before the first recall of this read: coming back to it makes the
+    /// line the user's again.
+    var ownLine: Line?
+    /// Whether the line shows a recalled line, not the user's own (see ``Input/source``).
+    var isShowingRecall = false
+    /// The cursor when the last key outside a history search was asked for: where the user
+    /// left it before a recall (a search moves it through the line first).
+    var cursorBeforeKey = 0
     /// How many keys libedit took in this read (see ``Input/keysRead``).
     var keysRead = 0
     /// The line's length and whether the cursor was at its end when the last key was asked
@@ -261,6 +269,8 @@ public final class LineEditor {
         recalledOver = []
         lastRecalled = nil
         consultedSinceKey = false
+        ownLine = nil
+        isShowingRecall = false
         lastShape = nil
         keysRead = 0
         if !prefill.isEmpty {
@@ -275,33 +285,36 @@ public final class LineEditor {
         isReading = true
         let read = el_wgets(editLine, &count)
         let readError = errno
+        // The last key may have come back to the user's own line (`^R`, `^G`, Enter).
+        noteKey()
         isReading = false
         setBracketedPaste(false)
         pendingPrefill = nil
         pendingPaste = nil
         let state = lineState
         let recalled = recalledOver
+        let source: Input.Source =
+            !isShowingRecall
+            ? .own : lastRecalled.map(Self.withoutSearchPrompt) == state.text ? .recalled : .recalledAndChanged
         defer {
             recalledOver = []
             lastRecalled = nil
             linesBeforeKeys = []
+            ownLine = nil
+            isShowingRecall = false
+        }
+        func input(_ ending: Input.Ending, _ line: Line) -> Input {
+            Input(ending: ending, line: line, recalledOver: recalled, source: source, keysRead: keysRead)
         }
         if let function = leftWith {
             leftWith = nil
-            return Input(ending: .left(function: function), line: state, recalledOver: recalled, keysRead: keysRead)
+            return input(.left(function: function), state)
         }
-        if interruptedByKey {
-            return Input(ending: .interrupted, line: state, recalledOver: recalled, keysRead: keysRead)
-        }
-        guard let read else {
-            let ending: Input.Ending = readError == EINTR ? .interrupted : .endOfFile
-            return Input(ending: ending, line: state, recalledOver: recalled, keysRead: keysRead)
-        }
+        if interruptedByKey { return input(.interrupted, state) }
+        guard let read else { return input(readError == EINTR ? .interrupted : .endOfFile, state) }
         var text = Self.string(from: read, count: Int(count))
         if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
-        return Input(
-            ending: .entered, line: Line(text: text, cursor: text.unicodeScalars.count), recalledOver: recalled,
-            keysRead: keysRead)
+        return input(.entered, Line(text: text, cursor: text.unicodeScalars.count))
     }
 
     /// The edit buffer and the cursor position (in Unicode scalars) right now.

@@ -29,7 +29,7 @@ struct PipeREPL {
             number += 1
             switch line {
             case .tooLong(let bytes):
-                let refusal = frontend.presenter.describe(.lineTooLong(bytes))
+                let refusal = frontend.presenter.describe(.lineTooLong(bytes, setAside: false))
                 console.show([OutputLine(.error, "line \(number): \(refusal)")])
             case .text(let text, let repaired):
                 if repaired {

@@ -55,8 +55,8 @@ struct TerminalREPL {
             "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps your unsent text as its draft.\n"
                 + "/help lists commands, /tour shows the flow, Ctrl-D quits.\n", to: .output)
         while !frontend.hasQuit {
-            let (event, recalledOver) = Self.readEvent(for: frontend, with: editor, console: console)
-            let response = frontend.handle(event, recalledOver: recalledOver)
+            let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
+            let response = frontend.handle(event, origin: origin)
             console.show(response.lines)
             for effect in response.effects {
                 switch effect {
@@ -92,14 +92,16 @@ struct TerminalREPL {
     }
 
     /// Reads one edit line for `frontend`, pre-filled with what the session says the line
-    /// holds, and turns how it ended into an event (with what a recall replaced, if one did).
+    /// holds, and turns how it ended into an event, with where the line's text came from.
     static func readEvent(
         for frontend: Frontend, with editor: LineEditor, console: Console
-    ) -> (InputEvent, recalledOver: [TextDraft]) {
+    ) -> (InputEvent, LineOrigin) {
         let start = frontend.session.line
         let input = editor.readLine(prompt: frontend.prompt, prefill: start.text, cursor: start.cursor)
         let line = TextDraft(text: input.line.text, cursor: input.line.cursor)
-        let recalled = input.recalledOver.map { TextDraft(text: $0.text, cursor: $0.cursor) }
+        let recalled = LineOrigin(
+            recalledOver: input.recalledOver.map { TextDraft(text: $0.text, cursor: $0.cursor) },
+            kind: input.source == .own ? .own : input.source == .recalled ? .recalled : .recalledAndChanged)
         switch input.ending {
         case .entered:
             return (.line(input.line.text), recalled)

@@ -58,12 +58,12 @@ struct TourPlayer {
         for step in chapter.steps {
             console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
-            let (event, recalledOver) = TerminalREPL.readEvent(for: frontend, with: editor, console: console)
+            let (event, origin) = TerminalREPL.readEvent(for: frontend, with: editor, console: console)
             guard !pacer.stopped else {
                 console.write("tour stopped\n", to: .output, style: .narration)
                 return false
             }
-            let response = frontend.handle(event, recalledOver: recalledOver)
+            let response = frontend.handle(event, origin: origin)
             for case .remember(let line) in response.effects { try? editor.addHistory(line) }
             let shown = response.lines
             console.show(shown)

@@ -24,7 +24,7 @@ struct LedgerPropertyTests {
                 session = Session(contacts: ContactBook(), history: InMemoryHistory(), capabilities: capabilities)
             }
             let (event, recalled, description) = Self.randomRead(given: session.line, using: &random)
-            _ = session.handle(event, recalledOver: recalled)
+            _ = session.handle(event, origin: LineOrigin(recalledOver: recalled))
             #expect(session.ledgerCatches == 0, "sequence \(sequence): \(description)")
             if session.ledgerCatches != 0 { return }
         }

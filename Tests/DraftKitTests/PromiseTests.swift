@@ -131,7 +131,8 @@ struct PromiseTests {
 
     @Test func aRecalledLineSentInsteadOfTheDraftPutsTheDraftOnTheStack() {
         restore(TextDraft(text: "half written"))
-        let output = session.handle(.line("an earlier line, recalled"), recalledOver: [TextDraft(text: "half written")])
+        let output = session.handle(
+            .line("an earlier line, recalled"), origin: LineOrigin(recalledOver: [TextDraft(text: "half written")]))
         #expect(output.lines.last?.text.contains("/undo brings it back") == true, "\(output.lines)")
         #expect(history.contents("alice") == ["an earlier line, recalled"])
         #expect(session.prefill == nil)

@@ -20,7 +20,7 @@ struct RecalledCommandTests {
 
     /// Enter on `command`, recalled with Up over `typed`.
     func recall(_ command: String) -> [String] {
-        session.handle(.line(command), recalledOver: [typed]).lines.map(\.text)
+        session.handle(.line(command), origin: LineOrigin(recalledOver: [typed])).lines.map(\.text)
     }
 
     @Test func aFailedRecalledCommandComesBackAndTheTextItReplacedIsNamed() {
@@ -74,7 +74,8 @@ struct RecalledCommandTests {
     @Test func theTextNamedIsShortAndHarmless() {
         type("/open alice")
         let long = TextDraft(text: "\u{1B}[2J" + String(repeating: "x", count: 60))
-        let shown = session.handle(.line("/open nosuchuser"), recalledOver: [long]).lines.map(\.text)
+        let shown = session.handle(.line("/open nosuchuser"), origin: LineOrigin(recalledOver: [long])).lines.map(
+            \.text)
         #expect(
             shown.last
                 == "your text is kept as this chat's draft: \"^[[2Jxxxxxxxxxxxxxxxxxxxxxxxxx…\"; "

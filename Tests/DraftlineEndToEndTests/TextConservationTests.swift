@@ -65,7 +65,7 @@ struct TextConservationTests {
         try terminal.waitFor("on the undo stack")
         try terminal.waitForPrompt("profile bob> ")
         try terminal.send("abc def\u{18}p")  // a leave key: a profile keeps no draft, the line stays
-        try terminal.waitFor("the line is kept")
+        try terminal.waitFor("the key did nothing")
         try terminal.waitForPrompt("profile bob> ")
         try terminal.send("\u{1}\u{6}\u{6}\u{6}/undo\r")
         try terminal.waitFor("line is back")

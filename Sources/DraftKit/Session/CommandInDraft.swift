@@ -1,6 +1,7 @@
-/// A command typed into a line that started with text (a restored draft, or a line given
-/// back): told apart exactly, since the session knows what it pre-filled the edit line
-/// with.
+/// A command typed into a line that holds the user's text (SPEC §1a, "the line's
+/// baseline": a restored draft, or text held in the line where no draft is kept): told
+/// apart exactly, since the session knows the baseline and the line knows which of its
+/// text was pasted.
 public enum CommandInDraft {
     /// What was typed into the line.
     public enum Typed: Equatable, Sendable {
@@ -12,32 +13,29 @@ public enum CommandInDraft {
         case literalSlash(String)
     }
 
-    /// What `line` is when it is `given` with one contiguous insertion that starts with
-    /// `/` (after any spaces typed to set it apart); `nil` when it is not (nothing was given, the line is not the given text with
-    /// one insertion, or the insertion does not start with `/`).
+    /// What `line` is when it is the `baseline` with one contiguous insertion that starts
+    /// with a typed `/` (after any spaces typed to set it apart); `nil` when it is not
+    /// (no baseline, the line is not the baseline with one insertion, or the insertion
+    /// does not start with `/`, or its `/` was pasted: a paste into the user's text is
+    /// text). `pasted` holds the line's pasted scalars (offsets from its start).
     ///
-    /// Exact, not a guess: every place the insertion could have gone is tried, the given
-    /// cursor first; an insertion naming a declared command wins over one that does not.
-    public static func typedInto(_ line: String, given: TextDraft) -> Typed? {
-        let draft = Array(given.text.unicodeScalars)
-        let typed = Array(line.unicodeScalars)
-        let extra = typed.count - draft.count
-        guard !draft.isEmpty, extra > 0 else { return nil }
-        var prefix = 0
-        while prefix < draft.count && draft[prefix] == typed[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < draft.count && draft[draft.count - 1 - suffix] == typed[typed.count - 1 - suffix] { suffix += 1 }
-        guard draft.count - suffix <= prefix else { return nil }
-        let range = (draft.count - suffix)...prefix
-        let places = (range.contains(given.cursor) ? [given.cursor] : []) + range.filter { $0 != given.cursor }
+    /// Exact, not a guess: every place the insertion could have gone is tried, the
+    /// baseline's cursor first; an insertion naming a declared command wins over one that
+    /// does not.
+    public static func typedInto(_ line: String, given baseline: TextDraft, pasted: [Range<Int>] = []) -> Typed? {
+        guard !baseline.text.isEmpty, let insertion = OneInsertion(of: baseline.text, in: line), insertion.length > 0
+        else { return nil }
+        let range = insertion.places
+        let places = (range.contains(baseline.cursor) ? [baseline.cursor] : []) + range.filter { $0 != baseline.cursor }
+        let typed = insertion.line
         var attempt: String?
         var literal: String?
         for place in places {
-            var inserted = String.UnicodeScalarView()
-            inserted.append(contentsOf: typed[place..<place + extra])
+            let inserted = insertion.inserted(at: place)
             // Spaces typed before the `/` only set the command apart from the draft.
             let spaces = inserted.prefix { $0 == " " || $0 == "\t" }.count
-            let candidate = String(inserted.dropFirst(spaces))
+            guard !pasted.contains(where: { $0.contains(place + spaces) }) else { continue }
+            let candidate = String(String.UnicodeScalarView(inserted.dropFirst(spaces)))
             if candidate.hasPrefix("//") {
                 if literal == nil {
                     var message = String.UnicodeScalarView()
@@ -48,8 +46,7 @@ public enum CommandInDraft {
                 continue
             }
             guard candidate.hasPrefix("/") else { continue }
-            let name = candidate.dropFirst().prefix { $0 != " " && $0 != "\t" && $0 != "\n" }
-            if CommandCatalogue.spec(named: String(name)) != nil { return .command(candidate) }
+            if isDeclared(candidate) { return .command(candidate) }
             if attempt == nil { attempt = candidate }
         }
         if let attempt { return .command(attempt) }
@@ -59,8 +56,13 @@ public enum CommandInDraft {
     /// The command in `line` when it is `restored` with one contiguous insertion that
     /// starts with `/` and a declared command name.
     public static func find(in line: String, restored given: TextDraft) -> String? {
-        guard case .command(let command)? = typedInto(line, given: given) else { return nil }
+        guard case .command(let command)? = typedInto(line, given: given), isDeclared(command) else { return nil }
+        return command
+    }
+
+    /// Whether a command line names a declared command.
+    private static func isDeclared(_ command: String) -> Bool {
         let name = command.dropFirst().prefix { $0 != " " && $0 != "\t" && $0 != "\n" }
-        return CommandCatalogue.spec(named: String(name)) != nil ? command : nil
+        return CommandCatalogue.spec(named: String(name)) != nil
     }
 }

@@ -58,6 +58,9 @@ public struct DraftEvent: Equatable, Sendable {
         case interrupted
         /// Text typed where nothing can keep it (home, a profile, the command prompt) that
         /// could not go back into an edit line.
+        /// Enter on a line over the limit (64 KiB): refused, it went on the undo stack
+        /// whole (the error line says so), to shorten after `/undo`.
+        case lineTooLong
         case nowhereToKeep
         /// `/discard`.
         case discardCommand

@@ -22,16 +22,26 @@ struct LineRead {
         /// Held by the other piece, which went somewhere itself (the recalled-over text
         /// that the line still holds).
         case heldByLine
+        /// A recalled line as history gave it, abandoned: history still holds it.
+        case inHistory
         /// Empty: nothing to account for.
         case nothing
     }
 
     /// What the line started with.
     let given: TextDraft
+    /// What typing into the line is judged against (``Session/baseline``), when anything.
+    let baseline: TextDraft?
     /// How the read ended.
     let ending: InputEvent
     /// What recalls replaced of the user's text, oldest first (empty when none did).
     let recalledOver: [TextDraft]
+    /// Whose the line is: the user's own, or a recalled one (``LineOrigin/Kind``).
+    let kind: LineOrigin.Kind
+    /// Whether the line is one recalled from history, not the user's own.
+    var isRecalled: Bool { kind != .own }
+    /// The line's pasted parts (``LineOrigin/pasted``).
+    let pasted: [Range<Int>]
     /// The question the line answered, if any.
     let question: Navigator.Question?
     /// The screen's input target when the read ended.
@@ -47,6 +57,20 @@ struct LineRead {
     /// What the next edit line starts with, when the ledger gives something back; `nil`:
     /// the screen's draft.
     var nextLine: TextDraft?
+    /// What the line holds for the user after this event where no draft keeps it (the
+    /// baseline there, ``Session/baseline``).
+    var hold: Hold = .none
+
+    /// Text the edit line holds for the user where no draft keeps it.
+    enum Hold: Equatable {
+        /// None: the line's text went somewhere (or the screen has a draft to judge by).
+        case none
+        /// As before this event: the line came back to be fixed (a failed command, a
+        /// refused Enter) or the command typed into it ran.
+        case unchanged
+        /// This text, given back to keep (nowhere here can keep it, or `/undo` brought it).
+        case text(TextDraft)
+    }
     /// Why text went on the undo stack during this event, in order: one notice says so.
     var setAsideCauses: [DraftEvent.Cause] = []
     /// Draft events of moves made on the way that no report carried yet, for the trace.
@@ -56,12 +80,15 @@ struct LineRead {
     var keptOverRecall: TextDraft?
 
     init(
-        given: TextDraft, ending: InputEvent, recalledOver: [TextDraft], question: Navigator.Question?,
-        target: InputTarget?, draft: TextDraft?
+        given: TextDraft, baseline: TextDraft?, ending: InputEvent, origin: LineOrigin,
+        question: Navigator.Question?, target: InputTarget?, draft: TextDraft?
     ) {
         self.given = given
+        self.baseline = baseline
         self.ending = ending
-        self.recalledOver = recalledOver.filter { !$0.text.isEmpty }
+        self.recalledOver = origin.recalledOver.filter { !$0.text.isEmpty }
+        kind = origin.kind
+        pasted = origin.pasted
         self.question = question
         self.target = target
         self.draft = draft
@@ -89,7 +116,7 @@ struct LineRead {
     /// Whether the line started with the draft (with at most one insertion).
     var givenHeldDraft: Bool {
         guard let draft else { return false }
-        return given.text.isWithOneInsertion(of: draft.text)
+        return OneInsertion(of: draft.text, in: given.text) != nil
     }
 
     /// Whether the draft's text is accounted for without being set aside: it was in the
@@ -101,7 +128,7 @@ struct LineRead {
     /// Whether a recalled-over piece is in `holder` as it was: the same text, inside it,
     /// or with one insertion (the user came back to it and typed into it).
     func recalledHeld(_ piece: TextDraft, by holder: String) -> Bool {
-        holder.contains(piece.text) || holder.isWithOneInsertion(of: piece.text)
+        holder.contains(piece.text) || OneInsertion(of: piece.text, in: holder) != nil
     }
 
     /// Whether every recalled-over piece is in `holder` as it was.
@@ -119,21 +146,4 @@ struct LineRead {
 
     /// Whether both pieces have a place.
     var isSettled: Bool { linePlace != nil && recalledPlace != nil }
-}
-
-extension String {
-    /// Whether this text is `other`, or `other` with one contiguous insertion somewhere:
-    /// its start and its end together cover all of `other`.
-    func isWithOneInsertion(of other: String) -> Bool {
-        let whole = Array(unicodeScalars)
-        let part = Array(other.unicodeScalars)
-        guard whole.count >= part.count else { return false }
-        var prefix = 0
-        while prefix < part.count && whole[prefix] == part[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < part.count - prefix && whole[whole.count - 1 - suffix] == part[part.count - 1 - suffix] {
-            suffix += 1
-        }
-        return prefix + suffix == part.count
-    }
 }

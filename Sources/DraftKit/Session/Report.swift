@@ -43,8 +43,9 @@ public enum Report: Equatable, Sendable {
     case discarded
     /// `/trace` turned the trace on or off.
     case tracing(Bool)
-    /// Quitting forgot these drafts.
-    case forgotten([DraftKey])
+    /// Quitting forgot these drafts and this many entries of the undo stack (as the Ctrl-D
+    /// warning counts them).
+    case forgotten([DraftKey], undo: Int)
     /// Ctrl-D with this many drafts in memory and entries on the undo stack, all of which
     /// quitting forgets: a second one (or `/quit`) quits.
     case quitPending(drafts: Int, undo: Int)

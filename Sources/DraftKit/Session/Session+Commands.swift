@@ -113,11 +113,31 @@ extension Session {
 
     /// `/undo`: the last entry back where it came from; a line typed where no draft is
     /// kept comes back in the edit line.
+    ///
+    /// Whatever it brings back takes the edit line, and what the line showed makes way at
+    /// once, named in the same line: a line entry comes back over the draft here, which goes
+    /// on the undo stack (as a draft entry's newer draft does); a draft entry for this target
+    /// comes back in the line (text the line held goes on the stack, in ``finish(_:)``).
     func undo() throws(DraftlineError) -> [Report] {
         let result = try rules.undo()
-        if let line = result.line { pendingLine = line }
-        return result.events.map(Report.draft) + [
-            .undone(result.restored.draft, origin: result.restored.origin, replaced: result.replaced)
+        var events = result.events
+        var replaced = result.replaced
+        if let line = result.line {
+            pendingLine = line
+            if navigator.question == nil, let target = screen.target, drafts.text(for: target.draftKey) != nil {
+                let (shown, kept) = rules.keep(TextDraft(text: ""), for: target, because: .undo)
+                events += kept
+                if let shown {
+                    events += rules.setAside(
+                        DraftStore.Removed(text: shown, attachments: []), from: .draft(target.draftKey), because: .undo)
+                }
+                replaced = true
+            }
+        } else if navigator.question == nil, let key = result.restored.origin.key, key == screen.target?.draftKey {
+            pendingLine = drafts.text(for: key)
+        }
+        return events.map(Report.draft) + [
+            .undone(result.restored.draft, origin: result.restored.origin, replaced: replaced)
         ]
     }
 
@@ -134,9 +154,12 @@ extension Session {
 
     func quit() -> Outcome {
         hasQuit = true
+        let undo = rules.undoStack.count
         let events = rules.forgetAll()
         let gone = events.compactMap(\.key)
-        return Outcome(events.map(Report.draft) + (gone.isEmpty ? [] : [.forgotten(gone)]), effects: [.quit])
+        return Outcome(
+            events.map(Report.draft) + (gone.isEmpty && undo == 0 ? [] : [.forgotten(gone, undo: undo)]),
+            effects: [.quit])
     }
 
     /// Checks that the private chat with `key` can be opened: a known user who is not the

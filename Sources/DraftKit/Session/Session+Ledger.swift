@@ -21,36 +21,38 @@ extension Session {
         case nil: break
         }
         let text = read.text
-        // Typed into what the line was given, unless that was a command given back to be
-        // fixed (then the line is judged whole, as the user fixed it).
-        if read.recalledOver.isEmpty, !read.given.text.hasPrefix("/"),
-            let typed = CommandInDraft.typedInto(text, given: read.given)
+        // Typed into the baseline (the draft as restored, or the text held here): a `/`
+        // typed there is a command attempt, however often the line came back meanwhile.
+        if !read.isRecalled, let baseline = read.baseline,
+            let typed = CommandInDraft.typedInto(text, given: baseline, pasted: read.pasted)
         {
             switch typed {
             case .command(let command): return runTyped(command, into: &read)
             case .literalSlash(let message): return send(message, &read)
             }
         }
-        if text.hasPrefix("/") && !text.hasPrefix("//") { return runLine(text, &read) }
-        return send(text.hasPrefix("//") ? String(text.dropFirst()) : text, &read)
+        // A paste into the user's text is text: the line is a message, verbatim.
+        let pastedFirst = read.pasted.contains { $0.contains(0) }
+        if text.hasPrefix("/") && !text.hasPrefix("//") && !pastedFirst { return runLine(text, &read) }
+        return send(text.hasPrefix("//") && !pastedFirst ? String(text.dropFirst()) : text, &read)
     }
 
-    /// A command typed into what the line was given (a restored draft, or a line given
-    /// back): it runs, and the rest of the line stays as it was given. A command that
-    /// fails gives the whole line back.
+    /// A command typed into the baseline: it runs, and the baseline stays as it was (the
+    /// draft, or the text held here, which comes back unless the command went somewhere
+    /// else). A command that fails gives the whole line back.
     private func runTyped(_ command: String, into read: inout LineRead) -> Outcome {
         let before = screen
         do throws(DraftlineError) {
             let outcome = try Command(parsing: command, capabilities: capabilities).run(in: self)
             read.settleLine(.used)
-            // The given text was the draft (it still is) or a line given back, which comes
-            // back unless the command went somewhere else.
-            if !(read.draft.map { read.given.text == $0.text } ?? false) && !read.given.text.isEmpty {
+            // Text held in the line (no draft keeps it) comes back, unless the command went
+            // elsewhere; a draft stays where it is.
+            if let held = read.baseline, held != read.draft {
                 if screen == before && navigator.question == nil {
-                    giveBack(read.given, &read)
+                    read.nextLine = held
+                    read.hold = .unchanged
                 } else {
-                    read.traced += setAside(
-                        read.given, from: before.target.map { .draft($0.draftKey) } ?? .line, .nowhereToKeep, &read)
+                    read.traced += setAside(held, from: .line, .nowhereToKeep, &read)
                 }
             }
             return outcome + Outcome(effects: [.remember(command)])
@@ -86,8 +88,11 @@ extension Session {
             read.settleRecalled(.undoStack)
             return reports
         }
-        var reports = keep(first, as: target, because: .keptOverRecall, &read)
-        read.keptOverRecall = first
+        // The draft as restored, untouched before the recall, comes back as it was, cursor
+        // and all; text typed into it before the recall is kept as it was then.
+        let kept = read.draft.map { $0.text == first.text ? $0 : first } ?? first
+        var reports = keep(kept, as: target, because: .keptOverRecall, &read)
+        read.keptOverRecall = kept
         for later in read.recalledOver.dropFirst() where !read.recalledHeld(later, by: first.text) {
             reports += setAside(later, from: .draft(target.draftKey), .replacedByRecall, &read)
         }
@@ -209,9 +214,10 @@ extension Session {
         guard let target = read.target else {
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
             guard read.text.isEmpty else {
-                // No chat here to keep a draft for: the text comes back rather than vanish.
+                // No chat here to keep a draft for: the text comes back rather than vanish (on a
+                // pipe, onto the undo stack), and the key does nothing, on both.
                 giveBack(read.line, &read, cause: .nowhereToKeep)
-                return capabilities.editLine ? [.error(.nothingToKeepDraftFor(read.text))] : navigate(with: key)
+                return [.error(.nothingToKeepDraftFor(read.text))]
             }
             return navigate(with: key)
         }
@@ -238,21 +244,40 @@ extension Session {
         case nil:
             break
         }
-        guard let target = read.target else {
-            setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            return setAside(read.line, from: .line, .interrupted, &read)
-        }
+        guard let target = read.target else { return abandon(&read, from: .line) }
         let key = target.draftKey
-        setAsideRecalled(unlessHeldBy: read.text, from: .draft(key), &read)
         // The media list stays: it is not in the line.
         let (replaced, events) = rules.keep(TextDraft(text: ""), for: target, because: .interrupted)
         var reports = events.filter { $0.kind != .unchanged }.map(Report.draft)
-        reports += setAside(read.line, from: .draft(key), .interrupted, &read)
+        // The draft the line did not hold goes first, the abandoned line over it: `/undo`
+        // brings back what the user was typing.
         if let replaced, read.text.isEmpty || !read.draftAccounted {
             reports += setAside(replaced, from: .draft(key), .interrupted, &read)
         }
+        reports += abandon(&read, from: .draft(key))
         read.nextLine = TextDraft(text: "")
         return reports
+    }
+
+    /// The abandoned line onto the undo stack, and what a recall replaced, the user's own
+    /// text on top: when the line is a recalled one (a copy of a history line), it goes
+    /// first and the text it replaced over it, so `/undo` brings back what they typed.
+    /// A recalled line as history gave it is a copy of a history line, not text of the
+    /// user's: it is not kept.
+    private func abandon(_ read: inout LineRead, from origin: DraftRules.Lost.Origin) -> [Report] {
+        switch read.kind {
+        case .own:
+            setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
+            return setAside(read.line, from: origin, .interrupted, &read)
+        case .recalled:
+            read.settleLine(.inHistory)
+            setAsideRecalled(unlessHeldBy: "", from: origin, &read)
+            return []
+        case .recalledAndChanged:
+            let reports = setAside(read.line, from: origin, .interrupted, &read)
+            setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
+            return reports
+        }
     }
 
     /// Ctrl-D on an empty line: quits, or with drafts in memory, warns first and leaves

@@ -36,6 +36,10 @@ extension Session {
     /// with its `/`: brought back into a chat's line, it must not be sent as a message.
     func setAsideCommand(_ read: inout LineRead, _ cause: DraftEvent.Cause) -> [Report] {
         let line = read.line
+        guard !line.text.isEmpty else {
+            read.settleLine(.nothing)
+            return []
+        }
         let command =
             line.text.hasPrefix("/") ? line : TextDraft(text: "/" + line.text, cursor: line.cursor + 1)
         let reports = setAside(command, from: .line, cause, &read)
@@ -54,11 +58,13 @@ extension Session {
         read.settleRecalled(read.recalledHeld(by: holder) && !holder.isEmpty ? .heldByLine : .undoStack)
     }
 
-    /// The line comes back in the next edit line, as it was; where there is no edit line
-    /// (a pipe), it goes on the undo stack instead, so the next line is one of its own.
+    /// The line comes back in the next edit line, as it was, held there for the user (no
+    /// draft here can keep it); where there is no edit line (a pipe), it goes on the undo
+    /// stack instead, so the next line is one of its own.
     func giveBack(_ text: TextDraft, _ read: inout LineRead, cause: DraftEvent.Cause = .nowhereToKeep) {
         if capabilities.editLine {
             read.nextLine = text
+            read.hold = .text(text)
             if text == read.line { read.settleLine(.givenBack) }
         } else {
             read.traced += setAside(text, from: read.target.map { .draft($0.draftKey) } ?? .line, cause, &read)
@@ -66,12 +72,16 @@ extension Session {
     }
 
     /// A command (or a prompt's answer) that failed comes back in the edit line as it was
-    /// entered, so the mistake can be fixed. On a pipe there is no line to come back to:
-    /// the error line names what failed, and the script holds the line.
+    /// entered, so the mistake can be fixed; the baseline stays as it was. On a pipe there
+    /// is no line to come back to: the error line names what failed, the script holds the
+    /// line, and the next line starts from the baseline again.
     func giveBackCommand(_ read: inout LineRead) {
+        read.hold = .unchanged
         if capabilities.editLine {
-            giveBack(read.line, &read)
+            read.nextLine = read.line
+            read.settleLine(.givenBack)
         } else {
+            if let held = heldLine { read.nextLine = held }
             read.settleLine(.used)
         }
     }
@@ -92,17 +102,18 @@ extension Session {
             ledgerCatches += 1
             for piece in read.recalledOver { reports += setAside(piece, from: origin, .replacedByRecall, &read) }
         }
-        let unasked = read.setAsideCauses.filter { $0 != .discardCommand && $0 != .sendFailedAside }
-        if let cause = unasked.first { reports.append(.setAside(because: cause, count: unasked.count)) }
         // `/undo` brought a line back (``pendingLine``) over text that was to come back in the
         // line (a command typed into it): unless it is kept as the draft here, it goes on
         // the undo stack, as a draft `/undo` replaces does, and `/undo` again brings it back.
+        // Said in this event's notice, at once.
         if let restored = pendingLine, let displaced = read.nextLine, !displaced.text.isEmpty,
             displaced.text != restored.text,
             screen.target.flatMap({ drafts.text(for: $0.draftKey) })?.text != displaced.text
         {
             reports += setAside(displaced, from: origin, .nowhereToKeep, &read)
         }
+        let unasked = read.setAsideCauses.filter { ![.discardCommand, .sendFailedAside, .lineTooLong].contains($0) }
+        if let cause = unasked.first { reports.append(.setAside(because: cause, count: unasked.count)) }
         if let next = pendingLine ?? read.nextLine {
             line = next
         } else if navigator.question == nil, let target = screen.target {
@@ -110,6 +121,14 @@ extension Session {
         } else {
             line = TextDraft(text: "")
         }
+        let draftHere = navigator.question == nil ? screen.target.flatMap { drafts.text(for: $0.draftKey) } : nil
+        switch pendingLine.map({ $0 == draftHere ? .none : LineRead.Hold.text($0) }) ?? read.hold {
+        case .none: heldLine = nil
+        case .unchanged: break
+        case .text(let held): heldLine = held
+        }
+        // A line given back as it was keeps its origin: what was pasted in it stays text.
+        linePasted = line.text == read.text && read.nextLine != nil ? read.pasted : []
         pendingLine = nil
         // Text kept as a draft over a recall, out of sight (the command failed and is back in
         // the line, or went elsewhere): one line says where it is.

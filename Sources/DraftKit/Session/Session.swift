@@ -27,6 +27,12 @@ public final class Session {
     /// failed command, text typed where no chat is open), or nothing. Set by the ledger
     /// after every event.
     public internal(set) var line = TextDraft(text: "")
+    /// The parts of ``line`` that were pasted into text already there (a line given back
+    /// keeps its origin: a paste in it is still text, never a command).
+    public internal(set) var linePasted: [Range<Int>] = []
+    /// The text the edit line holds for the user where no draft keeps it (home, a
+    /// profile): given back there, or brought back by `/undo` (see ``baseline``).
+    var heldLine: TextDraft?
     /// Whether Ctrl-D was pressed once with drafts in memory and nothing came since: a
     /// Ctrl-D that is the very next key quits.
     public internal(set) var isQuitPending = false
@@ -114,15 +120,29 @@ public final class Session {
     /// What the next edit line starts with, when it starts with something.
     public var prefill: TextDraft? { line.text.isEmpty ? nil : line }
 
+    /// The line's baseline (SPEC §1a): what "a command typed into a restored draft" is
+    /// judged against. It is the open target's draft as restored, text and cursor (the
+    /// draft store holds it, so it moves only when the draft itself does: kept by a leave,
+    /// sent, cleared, discarded, brought back by `/undo`), or, where no draft is kept, the
+    /// text the line holds for the user. A line given back after a failed command, a
+    /// recall and a return, editing keys, a resize, an arrival or a refused Enter never
+    /// move it: it is state of the session, not of one read. `nil` at a prompt.
+    public var baseline: TextDraft? {
+        guard navigator.question == nil else { return nil }
+        if let heldLine { return heldLine }
+        return screen.target.flatMap { drafts.text(for: $0.draftKey) }
+    }
+
     /// Handles one input event: what to show, and what the front end is asked to do.
     ///
-    /// `recalledOver` is what history recalls (the up arrow, `^R`) replaced of the user's
-    /// text during the read, oldest first: the ledger accounts for it too.
+    /// `origin` is where the line's text came from (``LineOrigin``): what history recalls
+    /// replaced of the user's text during the read (the ledger accounts for it too),
+    /// whether the line is a recalled one, and what of it was pasted.
     @discardableResult
-    public func handle(_ event: InputEvent, recalledOver: [TextDraft] = []) -> Outcome {
+    public func handle(_ event: InputEvent, origin: LineOrigin = .typed) -> Outcome {
         guard !hasQuit else { return [] }
         var read = LineRead(
-            given: line, ending: event, recalledOver: recalledOver, question: navigator.question,
+            given: line, baseline: baseline, ending: event, origin: origin, question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
         // Anything but a Ctrl-D that is the very next key disarms the warning.
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
@@ -137,11 +157,14 @@ public final class Session {
         case .leave(let key, _):
             outcome = Outcome(leave(with: key, &read))
         case .line(let text) where text.utf8.count > Self.maximumLineBytes:
-            // Too long to take: nothing changes, and the line stays as it was given.
-            read.settleLine(.givenBack)
-            read.nextLine = read.given
-            read.settleRecalled(.givenBack)
-            outcome = [.error(.lineTooLong(text.utf8.count))]
+            // Too long to take: nothing is sent and the baseline stays; the line, never
+            // destroyed, goes on the undo stack whole (the error line says so), to shorten.
+            let origin: DraftRules.Lost.Origin = read.target.map { .draft($0.draftKey) } ?? .line
+            setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
+            read.traced += setAside(read.line, from: origin, .lineTooLong, &read)
+            read.hold = .unchanged
+            if let held = heldLine { read.nextLine = held }
+            outcome = [.error(.lineTooLong(text.utf8.count, setAside: true))]
         case .line:
             outcome = enter(&read)
         }

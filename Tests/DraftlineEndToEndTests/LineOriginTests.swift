@@ -1,0 +1,381 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// SPEC §1a's baseline, paste and notice rows through the real binary: the edit line
+/// remembers where its text came from across reads, on a terminal and on a pipe alike.
+/// Each test is one of the situations a new user and a QA engineer hit (issue 28).
+@Suite("The edit line remembers where its text came from", .serialized)
+struct LineOriginTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    func start(_ arguments: [String] = []) throws -> PseudoTerminal {
+        let terminal = try fixture.startTerminal(arguments, environment: ["NO_COLOR": "1"])
+        try terminal.waitForPrompt("draftline> ")
+        return terminal
+    }
+
+    /// Leaves `text` as `user`'s draft and enters the chat again: the draft is restored.
+    func restore(_ terminal: PseudoTerminal, _ user: String, _ text: String) throws {
+        try terminal.open(user)
+        try terminal.send(text + "\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open(user)
+    }
+
+    static let backspace = "\u{7F}"
+
+    // MARK: - The baseline persists
+
+    /// Item 1: Enter again after a failed command typed into a restored draft is a
+    /// command attempt again (the line given back does not become the baseline).
+    @Test(arguments: ["/opne bob", "/attach /nope/file.png"])
+    func enterAgainAfterAFailedCommandSendsNothing(_ command: String) throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "draft four")
+        try terminal.send(command + "\r")
+        try terminal.waitFor("error: ")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        try terminal.waitFor("error: ")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"draft four\"  cursor 10"), "\(shown)")
+        #expect(shown.contains("edit line: \"draft four\(command)\""), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    /// Item 1 on a pipe: the same rule. The failed command leaves the draft as restored
+    /// and the next line is typed into it (a pipe gives no line back to fix: the script
+    /// holds it); a `//` typed into the draft sends the draft with one `/`.
+    @Test func aFailedCommandOnAPipeLeavesTheDraftAsRestored() throws {
+        let script = [
+            "/open alice", "draft four\u{18}b", "/open alice", "/opne bob", "/attach /nope/file.png",
+            "/expect draft privateMessage_alice \"draft four\" cursor 10", "/expect messages 0", "//x",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.error.components(separatedBy: "error: ").count == 3, "\(result.error)")
+        #expect(!result.error.contains("expectation failed"), "\(result.error)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["draft four/x"])
+    }
+
+    /// Item 2: correcting a failed command runs it with the draft as it was; deleting the
+    /// typed `/…` makes the line a plain draft again.
+    @Test func aCorrectedCommandRunsWithTheDraftAsItWas() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "meet at the cafe")
+        try terminal.send("/opne bob\r")
+        try terminal.waitFor("unknown command '/opne'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send(String(repeating: Self.backspace, count: 9) + "/drfts\r")
+        try terminal.waitFor("unknown command '/drfts'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send(String(repeating: Self.backspace, count: 6) + "/drafts\r")
+        try terminal.waitFor("privateMessage_alice  \"meet at the cafe\"  cursor 16")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        try terminal.send("/opne\r")
+        try terminal.waitFor("unknown command '/opne'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send(String(repeating: Self.backspace, count: 5) + "\r")
+        try terminal.waitFor("you: meet at the cafe")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["meet at the cafe"])
+    }
+}
+
+extension LineOriginTests {
+    /// Enters `line` in `user`'s chat, so that it is the newest line of the edit line's
+    /// history, and goes back home with a leave key (which the history does not keep).
+    func enterIntoHistory(_ terminal: PseudoTerminal, _ user: String, _ line: String) throws {
+        try terminal.open(user)
+        try terminal.send(line + "\r")
+        try terminal.waitForPrompt("\(user)> ")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+    }
+
+    /// Item 3: a recall that returns to the line (Up then Down, `^R` then `^G`) leaves it
+    /// the user's: a command typed into the restored draft then runs.
+    @Test(arguments: ["\u{1B}[A\u{1B}[B", "\u{12}earl\u{7}"])
+    func aRecallThatReturnsLeavesTheLineTheUsers(_ recall: String) throws {
+        let terminal = try start()
+        try enterIntoHistory(terminal, "bob", "an earlier line")
+        try restore(terminal, "alice", "hello world")
+        try terminal.send(recall)
+        try terminal.send("/chats 1\r")
+        try terminal.waitFor("Draft: hello world")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("edit line: \"hello world\""), "\(shown)")
+        #expect(!shown.contains("undo stack"), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    /// Item 10: a recalled command that runs over a restored draft gives the draft back
+    /// with its cursor where it was.
+    @Test func aRecalledCommandGivesTheDraftBackWithItsCursor() throws {
+        let terminal = try start()
+        try enterIntoHistory(terminal, "bob", "/history 1")
+        try terminal.open("alice")
+        try terminal.send("hello world" + String(repeating: "\u{2}", count: 6) + "\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("\u{1B}[A\u{1B}[A")  // past "/open alice"
+        try terminal.waitFor("history 1")
+        try terminal.send("\r")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"hello world\"  cursor 5"), "\(shown)")
+        #expect(shown.contains("edit line: \"hello world\"  cursor 5"), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    // MARK: - Every notice is true and on time
+
+    /// Item 8: `/undo` of a line names the draft it displaces at once, and the next send
+    /// says nothing more.
+    @Test func undoNamesTheDraftItDisplacesAtOnce() throws {
+        let terminal = try start()
+        try terminal.send("typed at home\u{3}")
+        try terminal.waitFor("line abandoned: /undo brings it back")
+        try terminal.waitForPrompt("draftline> ")
+        try restore(terminal, "alice", "two")
+        try terminal.send("/undo\r")
+        try terminal.waitFor(
+            "line is back: \"typed at home\"; the draft that was there is on the undo stack (/undo again)")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        let sent = try terminal.waitForPrompt("alice> ")
+        #expect(sent.contains("you: typed at home") && !sent.contains("undo stack"), "\(sent)")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("draft for privateMessage_alice is back: \"two\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["typed at home"])
+    }
+
+    /// Item 8 on a pipe: the same `/undo`, the same line at once.
+    @Test func undoNamesTheDraftItDisplacesOnAPipe() throws {
+        let result = try fixture.runPiped("typed at home\u{3}\n/open alice\ntwo\u{18}b\n/open alice\n/undo\n\n")
+        #expect(
+            result.output.contains(
+                "line is back: \"typed at home\"; the draft that was there is on the undo stack (/undo again)\n  you: typed at home"
+            ), "\(result.output)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["typed at home"])
+    }
+
+    /// Item 8: Up, Down back to one's own line, Ctrl-U, Ctrl-D: the user deleted the line;
+    /// no notice claims it is on the undo stack.
+    @Test func noNoticeClaimsADeletedLineIsOnTheUndoStack() throws {
+        let terminal = try start()
+        try terminal.open("carol")
+        try terminal.send("a draft elsewhere\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try enterIntoHistory(terminal, "bob", "an earlier line")
+        try terminal.open("alice")
+        try terminal.send("my own line\u{1B}[A\u{1B}[B\u{15}\u{4}")
+        let shown = try terminal.waitFor("would be forgotten")
+        #expect(!shown.contains("undo stack"), "\(shown)")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/drafts\r")
+        let drafts = try terminal.waitForPrompt("alice> ")
+        #expect(!drafts.contains("my own line"), "\(drafts)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// Item 8: Ctrl-C during `^R` puts the user's own text (the draft and what they typed)
+    /// on top of the undo stack, not the recalled history line.
+    @Test func ctrlCDuringASearchSettlesTheUsersOwnTextOnTop() throws {
+        let terminal = try start()
+        try enterIntoHistory(terminal, "bob", "an earlier line")
+        try restore(terminal, "alice", "half")
+        try terminal.send(" written\u{12}earl")
+        try terminal.waitFor("earl")
+        try terminal.send("\u{3}")
+        try terminal.waitFor("the line you had typed before recalling one is on the undo stack: /undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"half written\"")
+        try terminal.waitForPrompt("alice> ")
+        // The recalled line, as history gave it, was a copy: nothing more is on the stack.
+        try terminal.send("\u{15}/undo\r")
+        try terminal.waitFor("nothing to undo")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// Item 8: `/quit` names the undo entries it forgets, as the Ctrl-D warning counts them.
+    @Test func quitNamesTheUndoEntriesItForgets() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("kept\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("thrown\u{3}")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{4}")
+        try terminal.waitFor("1 unsent draft and 1 entry on the undo stack would be forgotten")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/quit\r")
+        try terminal.waitFor("1 draft discarded: privateMessage_alice; 1 entry on the undo stack forgotten")
+        #expect(try terminal.waitForExit() == .exited(0))
+        let piped = try fixture.runPiped("thrown\u{3}\n/quit\n")
+        #expect(piped.output.hasSuffix("1 entry on the undo stack forgotten\n"), "\(piped.output)")
+    }
+}
+
+/// What the reference model of SPEC §1a found (/work/coord/28-model.md), each kept as a
+/// test through the binary.
+extension LineOriginTests {
+    /// D10: a recalled command that fails over the user's own line keeps that line as the
+    /// draft with its cursor where the user left it (the search moved it meanwhile).
+    @Test func aFailedRecalledCommandKeepsTheUsersCursor() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("/open nobody\r")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("abc def\u{1}\u{12}nob")
+        try terminal.waitFor("nob")
+        try terminal.send("\r")
+        try terminal.waitFor("no user 'nobody'")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"abc def\"  cursor 0"), "\(shown)")
+        #expect(shown.contains("edit line: \"/open nobody\""), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// D5: Ctrl-C on a recalled line as history gave it, over an empty line, keeps nothing:
+    /// a history line is not the user's text, and no notice says otherwise.
+    @Test func ctrlCOnARecalledLineKeepsNoCopyOfHistory() throws {
+        let terminal = try start()
+        try enterIntoHistory(terminal, "bob", "an earlier line")
+        try terminal.open("alice")
+        try terminal.send("\u{1B}[A")
+        try terminal.waitFor("open alice")
+        try terminal.send("\u{3}")
+        let shown = try terminal.waitForPrompt("alice> ")
+        #expect(!shown.contains("undo"), "\(shown)")
+        try terminal.send("/drafts\r")
+        let drafts = try terminal.waitForPrompt("alice> ")
+        #expect(drafts.contains("no drafts in memory") && !drafts.contains("undo stack"), "\(drafts)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// D6: an empty `^X /` prompt left with Ctrl-C or a leave key keeps nothing.
+    @Test(arguments: ["\u{3}", "\u{18}b"])
+    func anEmptyCommandPromptLeftKeepsNothing(_ key: String) throws {
+        let result = try fixture.runPiped("/open alice\n\u{18}/\(key)\n/drafts\n")
+        #expect(!result.output.contains("undo stack") && !result.output.contains("\"/\""), "\(result.output)")
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send(key)
+        let shown = try terminal.waitForAny(["alice> ", "draftline> "])
+        #expect(shown.map { !$0.before.contains("undo") } == true, "\(String(describing: shown))")
+        try terminal.waitForRawMode()
+        try terminal.send("/drafts\r")
+        let drafts = try terminal.waitForAny(["alice> ", "draftline> "])
+        #expect(drafts.map { !$0.before.contains("undo stack") } == true, "\(String(describing: drafts))")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// D9: a leave key with text where no chat is open does on a pipe what it does on a
+    /// terminal: one error line, the key does nothing (the text, with no line to stay in,
+    /// is on the undo stack).
+    @Test func aLeaveKeyWithTextAtHomeDoesNothingOnAPipe() throws {
+        let result = try fixture.runPiped("hello\u{18}o\n/expect screen home\n/undo\n")
+        #expect(result.error.contains("no chat is open here to keep a draft for"), "\(result.error)")
+        #expect(!result.error.contains("expectation failed"), "\(result.error)")
+        #expect(result.output.contains("line is back: \"hello\""), "\(result.output)")
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+}
+
+// MARK: - vi mode
+
+extension LineOriginTests {
+    /// Item 9: in vi mode Ctrl-L redraws in insert and in command mode and inserts nothing;
+    /// no control key inserts itself unless quoted with `^V`.
+    @Test func viCtrlLRedrawsAndNoControlKeyInsertsItself() throws {
+        let terminal = try start(["--editor", "vi"])
+        try terminal.open("alice")
+        try terminal.send("are you\u{C} free?\u{1B}\u{C}")
+        try terminal.waitFor("\u{1B}[2J")  // the screen cleared and drawn again
+        // Keys that inserted themselves before: moves, ignored keys, a redraw, the bell.
+        try terminal.send("a\u{1}\u{5}\u{2}\u{6}\u{F}\u{19}\u{12}\u{7}\u{16}\u{7}\r")
+        try terminal.waitFor("you: ")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        let sent = try fixture.messages(in: "alice").map(\.content)
+        #expect(sent.count == 1, "\(sent)")
+        let controls = sent.first.map { $0.unicodeScalars.filter { $0.value < 0x20 }.map(\.value) } ?? []
+        #expect(controls == [0x07], "only the quoted ^G is in the message: \(sent)")
+        #expect(sent.first.map { $0.hasPrefix("are you free") && $0.contains("?") } == true, "\(sent)")
+    }
+
+    /// Item 9: Ctrl-D on an empty line in vi's command mode does what it does in insert
+    /// mode: with drafts in memory it warns, and the next one quits.
+    @Test func viCtrlDInCommandModeActsAsInInsertMode() throws {
+        let terminal = try start(["--editor", "vi"])
+        try terminal.open("alice")
+        try terminal.send("kept\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{1B}\u{4}")
+        try terminal.waitFor("1 unsent draft would be forgotten")
+        try terminal.waitForPrompt("draftline> ")
+        // Escape is a key in between: it carries on, and Ctrl-D in command mode warns again.
+        try terminal.send("\u{1B}\u{4}")
+        try terminal.waitFor("1 unsent draft would be forgotten")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{4}")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+}
+
+// MARK: - A line that cannot be entered
+
+extension LineOriginTests {
+    /// Item 6: a line over 64 KiB (typing and two pastes under the limit each) refused on
+    /// Enter is never destroyed: it is on the undo stack, named in the error line, and
+    /// `/undo` brings it back; the draft it was typed into stays as restored.
+    @Test func aLineTooLongToEnterGoesOnTheUndoStackWhole() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "typed start ")
+        try terminal.waitFor("\u{1B}[?2004h")
+        let half = String(repeating: "0123456789", count: 4000)  // 40,000 bytes
+        for typed in ["X", "Y"] {
+            try terminal.send("\u{1B}[200~" + half + "\u{1B}[201~")
+            try terminal.send(typed)  // a key after the paste: it has been read whole
+            try terminal.waitFor(typed, timeout: 60)
+        }
+        try terminal.send("\r")
+        try terminal.waitFor("and the limit is 64 KiB; nothing was sent: it is on the undo stack", timeout: 60)
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"typed start \"  cursor 12"), "the draft as restored")
+        #expect(shown.contains("privateMessage_alice  \"typed start 0123456789"), "the refused line on the stack")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("draft for privateMessage_alice is back: \"typed start 0123456789", timeout: 60)
+        try terminal.waitForPrompt("alice> ", timeout: 60)
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+}
