@@ -18,11 +18,14 @@ let package = Package(
         // What the completion key does: the one type the core answers with and the line
         // editor acts on (neither depends on the other).
         .target(name: "Completion"),
+        // The one grammar of a bracketed paste, for the terminal's bytes, a piped line and
+        // the tour's keys, and the pasted parts of a line kept through edits.
+        .target(name: "BracketedPaste"),
         // libedit's history behind a function that says when a read consults it: C, since
         // libedit calls it with C-variadic arguments.
         .target(name: "CHistoryWatch", linkerSettings: [.linkedLibrary("edit")]),
         // The only Swift code that calls libedit; it owns the one path output takes.
-        .target(name: "LineEditor", dependencies: ["CEditLine", "CHistoryWatch", "Completion"]),
+        .target(name: "LineEditor", dependencies: ["BracketedPaste", "CEditLine", "CHistoryWatch", "Completion"]),
         // Signal handlers in C: they run where Swift code must not.
         .target(name: "CTerminalSignals"),
         // glibc's file-system calls that the Glibc module leaves out (syncfs).
@@ -31,10 +34,11 @@ let package = Package(
         .target(name: "DraftKit", dependencies: ["CFileSystem", "Completion"]),
         // How the core is shown and typed: the presenter, the sanitizer, key names, piped
         // keys, the tour's keystrokes, command-line options. No libedit; tests drive it.
-        .target(name: "DraftlineREPL", dependencies: ["DraftKit"]),
+        .target(name: "DraftlineREPL", dependencies: ["BracketedPaste", "DraftKit"]),
         // A thin executable that wires the core and its presentation to the line editor.
         .executableTarget(
-            name: "draftline", dependencies: ["DraftKit", "DraftlineREPL", "LineEditor", "CTerminalSignals"]),
+            name: "draftline",
+            dependencies: ["BracketedPaste", "DraftKit", "DraftlineREPL", "LineEditor", "CTerminalSignals"]),
         // Rewrites the man page's command table from the declarations (`make man`).
         .executableTarget(name: "draftline-man", dependencies: ["DraftlineREPL"]),
 
@@ -86,7 +90,9 @@ let package = Package(
         .executableTarget(name: "original-input-view", path: "Tests/OriginalInputView"),
         .testTarget(
             name: "DraftKitTests",
-            dependencies: ["DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "Completion"]),
+            dependencies: [
+                "BracketedPaste", "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "Completion",
+            ]),
         .testTarget(
             name: "IRCTests", dependencies: ["IRCProtocol", "IRCClient", "IRCFixtures", "DraftKit"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import BracketedPaste
 import DraftKit
 
 /// Plays the lines read from a pipe as the keystrokes a person would type into the edit
@@ -17,87 +18,141 @@ import DraftKit
 ///   key (Ctrl-U, Ctrl-A, Ctrl-E, Ctrl-B, Ctrl-F, a Ctrl-D that deleted) the edit line is
 ///   still being typed, as on a terminal before Enter: the next piped line goes on in it.
 ///
+/// - `ESC [ 200 ~` … `ESC [ 201 ~` is a paste, as on a terminal: its text is inserted at
+///   the cursor, line breaks (CR, CR LF) and control bytes included, never typed as keys.
+///   A piped line is one burst: the paste ends at the line's last `ESC [ 201 ~` (an
+///   earlier one is text), or, with none, at the line's end. What the session makes of a
+///   paste (one message with the draft, never a command attempt) the origin tells it.
+///
 /// The pipe loop keeps one `PipedLine` for the whole input: it holds that unfinished line.
 public struct PipedLine {
     /// The edit line an editing key left at the end of the last piped line, still being
     /// typed; `nil` when the next line starts fresh, from the pre-fill.
-    public private(set) var unfinished: TextDraft?
+    public var unfinished: TextDraft? { unfinishedLine?.draft }
+    private var unfinishedLine: Working?
 
     public init() {}
 
-    /// Plays `line`: `handle` gets each event in order; `prefill` says what a fresh line
-    /// starts with at that moment (it changes as events are handled).
-    public mutating func play(_ line: String, prefill: () -> TextDraft?, handle: (InputEvent) -> Void) {
-        let scalars = Array(line.unicodeScalars)
-        // The line after an editing key; nil while it is the pre-fill.
-        var edited: TextDraft? = unfinished
-        var typed = String.UnicodeScalarView()
-        var fresh = unfinished == nil  // no key yet in this edit line
-        var endedWithKey = false
-        unfinished = nil
+    /// The edit line being typed: its text, cursor, and what of it was pasted.
+    private struct Working {
+        var scalars: [Unicode.Scalar]
+        var cursor: Int
+        var pasted = PastedRanges()
 
-        func current() -> TextDraft { (edited ?? prefill() ?? TextDraft(text: "")).inserting(String(typed)) }
+        init(_ draft: TextDraft) {
+            scalars = Array(draft.text.unicodeScalars)
+            cursor = draft.cursor
+        }
+
+        var draft: TextDraft { TextDraft(text: String(String.UnicodeScalarView(scalars)), cursor: cursor) }
+        var origin: LineOrigin { LineOrigin(pasted: pasted.ranges) }
+
+        /// Inserts at the cursor; a paste into text already there is marked as pasted.
+        mutating func insert(_ text: [Unicode.Scalar], pasting: Bool) {
+            pasted.replace(cursor..<cursor, count: text.count, pasted: pasting && !scalars.isEmpty)
+            scalars.insert(contentsOf: text, at: cursor)
+            cursor += text.count
+        }
+
+        mutating func deleteForward() {
+            guard cursor < scalars.count else { return }
+            scalars.remove(at: cursor)
+            pasted.replace(cursor..<(cursor + 1), count: 0, pasted: false)
+        }
+    }
+
+    /// Plays `line`: `handle` gets each event in order, with where its line's text came
+    /// from; `prefill` says what a fresh line starts with at that moment (it changes as
+    /// events are handled).
+    public mutating func play(
+        _ line: String, prefill: () -> TextDraft?, handle: (InputEvent, LineOrigin) -> Void
+    ) {
+        // The line after a key or some typing; nil while it is the pre-fill, untouched.
+        var working: Working? = unfinishedLine
+        var fresh = unfinishedLine == nil  // no key yet in this edit line
+        var endedWithKey = false
+        unfinishedLine = nil
+
+        func current() -> Working { working ?? Working(prefill() ?? TextDraft(text: "")) }
         func restart() {
-            edited = nil
-            typed = String.UnicodeScalarView()
+            working = nil
             fresh = true
             endedWithKey = true
         }
-        func edit(_ line: TextDraft) {
-            edited = line
-            typed = String.UnicodeScalarView()
+        func edit(_ line: Working) {
+            working = line
             fresh = false
             endedWithKey = true
         }
 
+        let pieces = PastePiece.split(line)
         var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
+        while index < pieces.count {
+            let piece = pieces[index]
             index += 1
-            if scalar == "\u{18}", index < scalars.count,
-                let key = LeaveKey.allCases.first(where: { $0.suffix.unicodeScalars.first == scalars[index] })
+            guard case .key(let scalar) = piece else {
+                if case .paste(let text) = piece {
+                    var now = current()
+                    var breaks = LineBreaks()
+                    now.insert(breaks.normalize(text.unicodeScalars), pasting: true)
+                    working = now
+                    endedWithKey = false
+                }
+                continue
+            }
+            if scalar == "\u{18}", index < pieces.count, case .key(let next) = pieces[index],
+                let key = LeaveKey.allCases.first(where: { $0.suffix.unicodeScalars.first == next })
             {
                 index += 1
-                handle(.leave(key, current()))
+                let now = current()
+                handle(.leave(key, now.draft), now.origin)
                 restart()
                 continue
             }
             switch scalar {
             case "\u{3}":
-                handle(.interrupt(current()))
+                let now = current()
+                handle(.interrupt(now.draft), now.origin)
                 restart()
             case "\u{4}":
-                let now = current()
-                if now.text.isEmpty {
-                    handle(.quitRequest(afterKeys: !fresh))
+                var now = current()
+                if now.scalars.isEmpty {
+                    handle(.quitRequest(afterKeys: !fresh), .typed)
                     restart()
                 } else {
-                    edit(now.deletingForward())
+                    now.deleteForward()
+                    edit(now)
                 }
             case "\u{15}":
-                edit(TextDraft(text: ""))
+                edit(Working(TextDraft(text: "")))
             case "\u{1}", "\u{5}", "\u{2}", "\u{6}":
-                let now = current()
-                let length = now.text.unicodeScalars.count
-                let cursor: Int
+                var now = current()
                 switch scalar {
-                case "\u{1}": cursor = 0
-                case "\u{5}": cursor = length
-                case "\u{2}": cursor = max(0, now.cursor - 1)
-                default: cursor = min(length, now.cursor + 1)
+                case "\u{1}": now.cursor = 0
+                case "\u{5}": now.cursor = now.scalars.count
+                case "\u{2}": now.cursor = max(0, now.cursor - 1)
+                default: now.cursor = min(now.scalars.count, now.cursor + 1)
                 }
-                edit(TextDraft(text: now.text, cursor: cursor))
+                edit(now)
             default:
-                typed.append(scalar)
+                var now = current()
+                now.insert([scalar], pasting: false)
+                working = now
                 endedWithKey = false
             }
         }
         guard endedWithKey else {
-            handle(.line(current().text))
+            let now = current()
+            handle(.line(now.draft.text), now.origin)
             return
         }
         // An editing key ended the line: the edit line is still being typed.
-        if let edited, !fresh { unfinished = edited }
+        if let working, !fresh { unfinishedLine = working }
+    }
+
+    /// Plays `line`, for a caller that needs only the events.
+    public mutating func play(_ line: String, prefill: () -> TextDraft?, handle: (InputEvent) -> Void) {
+        play(line, prefill: prefill) { event, _ in handle(event) }
     }
 
     /// The events one piped line stands for, on its own, given a pre-fill that does not
@@ -112,17 +167,5 @@ public struct PipedLine {
     /// The one event a line without keys, or with one key at its end, stands for.
     public static func event(for line: String, prefill: TextDraft?) -> InputEvent {
         events(for: line, prefill: prefill).first ?? .line("")
-    }
-}
-
-extension TextDraft {
-    /// The text with the character under the cursor deleted (Ctrl-D on a line).
-    func deletingForward() -> TextDraft {
-        var scalars = Array(text.unicodeScalars)
-        guard cursor < scalars.count else { return self }
-        scalars.remove(at: cursor)
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars)
-        return TextDraft(text: String(view), cursor: cursor)
     }
 }

@@ -1,24 +1,28 @@
+import BracketedPaste
 import CEditLine
 import Glibc
 
-/// Turns the bytes of standard input into the characters libedit reads, and recognises
-/// a bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) so that pasted text is inserted as
-/// text, never typed as keys.
+/// Turns the bytes of standard input into the characters libedit reads, with bracketed
+/// pastes picked out (``PasteScanner``, the one paste grammar) so that pasted text is
+/// inserted as text, never typed as keys.
 ///
 /// Bytes are read as they are available (`FIONREAD`, then `read`), so a burst of typing
 /// costs one read, and nothing is ever read that no key will use: bytes read ahead wait
 /// here for the next key. Characters are decoded in the locale's encoding (`mbrtowc`);
-/// bytes that are not valid in it are dropped, as libedit's own reader does.
+/// bytes that are not valid in it are dropped, as libedit's own reader does. Nothing waits
+/// here: what only time decides (the rest of a marker, the end of a burst, a paste that
+/// never ends) the caller waits for, ``secondsUntilDecided`` long, then says ``timePassed()``.
 final class KeyReader {
     /// What the next key is.
     enum Key: Equatable {
         /// One character.
         case character(wchar_t)
-        /// A whole paste, its line ends made `\n`.
+        /// Text of a paste, as it comes (several pieces for a long one), line ends made `\n`.
         case paste([wchar_t])
-        /// A paste longer than the limit, of this many bytes: nothing of it was kept.
-        case pasteTooLong(Int)
-        /// No byte is waiting: wait for input.
+        /// The paste is over; when it was longer than the limit, its size in bytes: it is
+        /// refused, and what was inserted of it is to be taken out.
+        case pasteEnded(refused: Int?)
+        /// No key is waiting: wait for input (or for ``secondsUntilDecided``).
         case none
         /// Standard input ended (or failed).
         case endOfInput
@@ -29,29 +33,34 @@ final class KeyReader {
     /// Whether the terminal was asked to bracket pastes, so the markers are recognised.
     var recognisesPaste = false
     /// The longest paste kept, in bytes.
-    var pasteLimit = 64 * 1024
-    /// Waits for more bytes, for at most the given seconds; returns whether some came.
-    private let waitForBytes: (Double) -> Bool
+    var pasteLimit: Int {
+        get { scanner.limit }
+        set { scanner.limit = newValue }
+    }
+
+    /// How long the input may pause inside a burst: a terminal sends a marker, and a whole
+    /// paste, in one go, while a person's next key comes later.
+    static let burstPause = 0.03
+    /// How long a paste whose end marker never comes may fall silent before it ends.
+    static let pasteSilence = 1.0
 
     private var bytes: [UInt8] = []
     private var start = 0
     private var decoder = mbstate_t()
+    private var scanner = PasteScanner<UInt8>(limit: 64 * 1024) { $0 }
+    /// Keys made from the bytes and not handed out yet.
+    private var ready: [Key] = []
+    /// The paste's text bytes that do not make a whole character yet, and its line ends.
+    private var pasteBytes: [UInt8] = []
+    private var lineBreaks = LineBreaks()
+    /// When the last byte came (``InputWaiter/now()``), and whether the burst it was in was
+    /// found over since.
+    private var lastByte = 0.0
+    private var paused = false
 
-    static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
-    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
-    /// How long the rest of a marker may take to arrive after its ESC: a terminal sends the
-    /// marker in one write, while a person's Escape key comes alone.
-    static let markerWait = 0.03
-    /// How long a paste may pause before its end marker is given up on.
-    static let pastePause = 2.0
-
-    init(descriptor: Int32, waitForBytes: @escaping (Double) -> Bool) {
+    init(descriptor: Int32) {
         self.descriptor = descriptor
-        self.waitForBytes = waitForBytes
     }
-
-    /// Whether bytes are waiting to be turned into keys.
-    var hasBytes: Bool { start < bytes.count }
 
     /// Reads what standard input has now. Returns false at the end of input.
     ///
@@ -71,93 +80,104 @@ final class KeyReader {
             if count < 0 && errno == EAGAIN { return true }
             guard count > 0 else { return false }
             bytes.append(contentsOf: chunk[0..<count])
+            lastByte = InputWaiter.now()
+            paused = false
             return true
         }
     }
 
     /// The next key from the bytes read so far.
     func next() -> Key {
-        while start < bytes.count {
-            if recognisesPaste && bytes[start] == 0x1B, let paste = takePaste() { return paste }
-            var byte = CChar(bitPattern: bytes[start])
-            start += 1
-            var character: wchar_t = 0
-            let decoded = mbrtowc(&character, &byte, 1, &decoder)
-            if decoded == -2 { continue }  // more bytes to come
-            if decoded == -1 {
-                decoder = mbstate_t()
-                continue
-            }
-            return .character(character)
-        }
-        return .none
+        scan(.more)
+        return ready.isEmpty ? .none : ready.removeFirst()
     }
 
-    /// Takes the first of `wanted` out of the bytes read so far and returns it; the other
-    /// bytes stay, in order, for the keys to come. `nil` when none is there.
+    /// Seconds until time alone decides the bytes in hand (the burst they are in is over,
+    /// or a paste without its end fell silent); `nil` when nothing waits on time.
+    var secondsUntilDecided: Double? {
+        guard scanner.isHolding || scanner.isInPaste else { return nil }
+        let waited = InputWaiter.now() - lastByte
+        return max(0, (paused ? Self.pasteSilence : Self.burstPause) - waited)
+    }
+
+    /// After a wait with no byte: what the time passed decides becomes keys.
+    func timePassed() {
+        let waited = InputWaiter.now() - lastByte
+        if waited >= Self.pasteSilence {
+            scan(.silence)
+        } else if waited >= Self.burstPause {
+            scan(.pause)
+            paused = true
+        }
+    }
+
+    /// Takes the first key of `wanted` typed outside a paste out of what was read so far;
+    /// the other keys stay, in order, for the keys to come. `nil` when none is there.
     func takeFirst(of wanted: [UInt8]) -> UInt8? {
-        guard let index = bytes[start...].firstIndex(where: wanted.contains) else { return nil }
-        return bytes.remove(at: index)
-    }
-
-    /// At an ESC: the paste it starts, read to its end marker; `nil` when it starts none
-    /// (the ESC is a key of its own).
-    private func takePaste() -> Key? {
-        // Wait briefly for the rest of the marker, as long as what came matches it.
-        while bytes.count - start < Self.pasteStart.count
-            && bytes[start...].elementsEqual(Self.pasteStart.prefix(bytes.count - start))
-        {
-            guard waitForBytes(Self.markerWait), fill() else { return nil }
-        }
-        guard bytes.count - start >= Self.pasteStart.count,
-            bytes[start..<start + Self.pasteStart.count].elementsEqual(Self.pasteStart)
+        scan(.more)
+        guard
+            let index = ready.firstIndex(where: { key in
+                guard case .character(let character) = key else { return false }
+                return wanted.contains { wchar_t($0) == character }
+            }), case .character(let character) = ready.remove(at: index)
         else { return nil }
-        start += Self.pasteStart.count
-        var pasted: [UInt8] = []
-        var total = 0
-        while true {
-            if let end = Self.find(Self.pasteEnd, in: bytes, from: start) {
-                total += end - start
-                if pasted.count < pasteLimit { pasted += bytes[start..<min(end, start + pasteLimit - pasted.count)] }
-                start = end + Self.pasteEnd.count
-                break
-            }
-            // Keep what may be the start of the end marker; take the rest.
-            let keep = min(bytes.count - start, Self.pasteEnd.count - 1)
-            let upTo = bytes.count - keep
-            total += upTo - start
-            if pasted.count < pasteLimit { pasted += bytes[start..<min(upTo, start + pasteLimit - pasted.count)] }
-            start = upTo
-            guard waitForBytes(Self.pastePause), fill() else { break }
-        }
-        if total > pasteLimit { return .pasteTooLong(total) }
-        return .paste(Self.characters(of: pasted))
+        return UInt8(character)
     }
 
-    /// UTF-8 bytes as characters, each CR LF or lone CR (the terminal's Enter) made LF.
-    static func characters(of bytes: [UInt8]) -> [wchar_t] {
-        var result: [wchar_t] = []
-        var previousCR = false
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            if scalar == "\n" && previousCR {
-                previousCR = false
-                continue
+    /// Turns the bytes read into keys, as far as `input` decides them.
+    private func scan(_ input: PasteScanner<UInt8>.Input) {
+        guard recognisesPaste || scanner.isHolding || scanner.isInPaste else {
+            while start < bytes.count {
+                decodeKey(bytes[start])
+                start += 1
             }
-            previousCR = scalar == "\r"
-            result.append(wchar_t(bitPattern: scalar == "\r" ? 0x0A : scalar.value))
+            return
         }
-        return result
+        scanner.feed(bytes[start...])
+        start = bytes.count
+        for event in scanner.take(input) {
+            switch event {
+            case .key(let byte): decodeKey(byte)
+            case .text(let text): pasteText(text, last: false)
+            case .end(let size, let refused):
+                pasteText([], last: true)
+                ready.append(.pasteEnded(refused: refused ? size : nil))
+            }
+        }
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard haystack.count - start >= needle.count else { return nil }
-        var index = start
-        while index + needle.count <= haystack.count {
-            if haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
-                return index
-            }
-            index += 1
+    private func decodeKey(_ byte: UInt8) {
+        var byte = CChar(bitPattern: byte)
+        var character: wchar_t = 0
+        let decoded = mbrtowc(&character, &byte, 1, &decoder)
+        if decoded == -2 { return }  // more bytes to come
+        if decoded == -1 {
+            decoder = mbstate_t()
+            return
         }
-        return nil
+        ready.append(.character(character))
+    }
+
+    /// A paste's text bytes as characters (UTF-8, as terminals paste), each CR LF or lone
+    /// CR (the terminal's Enter) made LF; a character cut between two pieces waits for the
+    /// rest, and at the paste's end what is left is decoded as it is.
+    private func pasteText(_ text: [UInt8], last: Bool) {
+        pasteBytes += text
+        var whole = pasteBytes.count
+        if !last {
+            // Keep back a UTF-8 sequence that is not complete yet.
+            var back = 0
+            while back < min(3, whole) && pasteBytes[whole - 1 - back] & 0xC0 == 0x80 { back += 1 }
+            if back < whole {
+                let lead = pasteBytes[whole - 1 - back]
+                let needs = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0
+                if needs > back { whole -= back + 1 }
+            }
+        }
+        let scalars = String(decoding: pasteBytes[..<whole], as: UTF8.self).unicodeScalars
+        pasteBytes.removeFirst(whole)
+        let characters = lineBreaks.normalize(scalars).map { wchar_t(bitPattern: $0.value) }
+        if !characters.isEmpty { ready.append(.paste(characters)) }
+        if last { lineBreaks = LineBreaks() }
     }
 }

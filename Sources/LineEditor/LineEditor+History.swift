@@ -1,3 +1,4 @@
+import BracketedPaste
 import CEditLine
 
 /// The edit line's history (the up arrow, `^R`), and what a recall replaced.
@@ -65,6 +66,8 @@ extension LineEditor {
             recalledOver.removeAll { $0.text == own.text }
             isShowingRecall = false
             lastRecalled = nil
+            pasted = ownPasted
+            remember(lineState)
             return
         }
         consultedSinceKey = false
@@ -77,6 +80,10 @@ extension LineEditor {
             isShowingRecall = false
             return
         }
+        // A recalled line is none of the user's pastes; theirs come back with their line.
+        if !isShowingRecall { ownPasted = pasted }
+        pasted.removeAll()
+        seenLine = nil
         lastRecalled = now
         isShowingRecall = true
     }

@@ -34,6 +34,10 @@ extension LineEditor {
             /// A recalled line the user changed since.
             case recalledAndChanged
         }
+        /// The parts of the line (Unicode scalars from its start) pasted into text already
+        /// there, wherever later edits moved them; a paste onto an empty line is not here:
+        /// it is like typing the line.
+        public var pasted: [Range<Int>]
         /// How many keys the read took, the one that ended it included (a pre-fill is not a
         /// key; a paste, a cursor key are): 1 when the first key ended the read (a Ctrl-D
         /// right after the previous read), 0 when no key did (the terminal went away).

@@ -1,3 +1,4 @@
+import BracketedPaste
 import CEditLine
 import Glibc
 
@@ -75,11 +76,12 @@ extension LineEditor {
             insertVerbatim(pending.text)
             // el_cursor moves as far as it can and returns where it is: nothing to check.
             if pending.back > 0 { _ = el_cursor(editLine, -pending.back) }
+            // A line given back keeps what was pasted in it.
+            pasted = PastedRanges(pendingPrefillPasted)
+            remember(lineState)
             return UInt8(CC_REFRESH)
         case .paste:
-            guard let pasted = pendingPaste else { return UInt8(CC_NORM) }
-            pendingPaste = nil
-            return UInt8(insertVerbatim(pasted) ? CC_REFRESH : CC_REFRESH_BEEP)
+            return runPaste()
         case .complete:
             guard let completer else { return UInt8(CC_REFRESH_BEEP) }
             let state = lineState

@@ -1,3 +1,4 @@
+import BracketedPaste
 import CEditLine
 import Glibc
 
@@ -14,6 +15,7 @@ extension LineEditor {
             editor.keysRead += 1
             editor.noteCursor()
             editor.noteKey()
+            editor.trackEdits()
             editor.noteLineBefore(key: key)
             editor.guardTallLine()
             out?.pointee = key
@@ -52,70 +54,56 @@ extension LineEditor {
         case endOfInput
     }
 
-    /// After an ESC from the key source: the paste it starts (`ESC [ 200 ~` … `ESC [ 201 ~`,
-    /// as a terminal brackets one), its line ends made `\n`; `nil` when it starts none, with
-    /// the keys read past the ESC queued to come next.
-    private func sourcedPaste(from source: () -> Unicode.Scalar?) -> [wchar_t]? {
-        let start = Array("[200~".unicodeScalars)
-        var read: [Unicode.Scalar] = []
-        while read.count < start.count, let next = source() {
-            read.append(next)
-            guard next == start[read.count - 1] else { break }
-        }
-        guard read == start else {
-            queuedKeys += read.map { wchar_t(bitPattern: $0.value) }
-            return nil
-        }
-        let end = Array("\u{1B}[201~".unicodeScalars)
-        var pasted: [Unicode.Scalar] = []
-        while let next = source() {
-            pasted.append(next)
-            if pasted.count >= end.count && Array(pasted.suffix(end.count)) == end {
-                pasted.removeLast(end.count)
-                break
-            }
-        }
-        return pasted.map { $0 == "\r" ? 10 : wchar_t(bitPattern: $0.value) }
-    }
-
     /// The next key: queued, from the key source, or read from the terminal.
     private func nextKey() -> KeyResult {
         if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
-        if let keySource {
-            guard let scalar = keySource() else { return .endOfInput }
-            if scalar == "\u{1B}", let paste = sourcedPaste(from: keySource) {
-                pendingPaste = paste
-                queuedKeys = Array(Self.pasteKeys.dropFirst())
-                return .key(Self.pasteKeys[0])
-            }
-            return .key(wchar_t(bitPattern: scalar.value))
+        if sourcedPasteEnds {
+            sourcedPasteEnds = false
+            return queuePaste(.end(refused: nil))
         }
+        // Pastes come bracketed while a line is read (a key source's too: a person may
+        // paste during the tour).
         setBracketedPaste(true)
+        if let keySource {
+            switch keySource() {
+            case .key(let scalar)?: return .key(wchar_t(bitPattern: scalar.value))
+            case .paste(let text)?:
+                // A whole paste: its end comes right after it.
+                var breaks = LineBreaks()
+                sourcedPasteEnds = true
+                return queuePaste(.insert(breaks.normalize(text.unicodeScalars).map { wchar_t(bitPattern: $0.value) }))
+            case nil: return .endOfInput
+            }
+        }
         while true {
             switch keys.next() {
             case .character(let character):
                 return .key(character)
             case .paste(let text):
-                pendingPaste = text
-                queuedKeys = Array(Self.pasteKeys.dropFirst())
-                return .key(Self.pasteKeys[0])
-            case .pasteTooLong(let bytes):
-                onPasteTooLong?(bytes)
-                continue
+                return queuePaste(.insert(text))
+            case .pasteEnded(let refused):
+                // A key too (an empty paste is one: the next Ctrl-D is not the very next key).
+                return queuePaste(.end(refused: refused))
             case .endOfInput:
                 return .endOfInput
             case .none:
                 break
             }
             let hasMore = watch?.hasMore() ?? false
-            let timeout = hasMore ? 0 : watch?.timeout()
+            let decided = keys.secondsUntilDecided
+            let timeout = hasMore ? 0 : [watch?.timeout(), decided].compactMap { $0 }.min()
             switch waiter.wait(handling: [.interrupt, .resize], watched: watch?.descriptor ?? -1, timeout: timeout) {
             case .input:
                 if !keys.fill() { return .endOfInput }
             case .signals(let signals):
                 if signals.contains(.interrupt) { return .interrupted }
                 redraw()
-            case .watched, .timeout:
+            case .watched:
+                watch?.wake()
+            case .timeout:
+                // Time decides what the keys left open (a burst over, a paste fallen silent);
+                // a wake that was not due only looks at the feed once more.
+                keys.timePassed()
                 watch?.wake()
             case .failed:
                 return .endOfInput

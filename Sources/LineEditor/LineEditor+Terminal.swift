@@ -40,6 +40,39 @@ extension LineEditor {
         return false
     }
 
+    /// What ``dropPressedKeys()`` found.
+    public struct PressedKeys: Equatable, Sendable {
+        /// Whether any key was pressed (a paste is not a key).
+        public var any = false
+        /// Whether the interrupt key was among the keys.
+        public var interrupt = false
+        /// How many pastes were among them (their text dropped too).
+        public var pastes = 0
+    }
+
+    /// Reads what standard input has and drops it, telling keys from pastes: keys pressed
+    /// while something else types (the tour) are not text for the line. A paste is read to
+    /// its end (a burst's pause, or a second of silence when its end never comes).
+    public func dropPressedKeys() -> PressedKeys {
+        var found = PressedKeys()
+        let (interrupt, _) = Self.terminalKeys()
+        while true {
+            while waiter.wait(handling: [], timeout: 0) == .input, keys.fill() {}
+            draining: while true {
+                switch keys.next() {
+                case .character(let character):
+                    found.any = true
+                    if character == wchar_t(interrupt) { found.interrupt = true }
+                case .paste: continue
+                case .pasteEnded: found.pastes += 1
+                case .none, .endOfInput: break draining
+                }
+            }
+            guard let decided = keys.secondsUntilDecided else { return found }
+            if waiter.wait(handling: [], timeout: decided) != .input { keys.timePassed() }
+        }
+    }
+
     /// The suspend key between reads: the user's settings back, the process group stopped
     /// (`kill(0, SIGTSTP)`), and on `fg` the editor's mode again (`tcgetattr`, `tcsetattr`).
     private func suspendBetweenReads() {
@@ -55,10 +88,20 @@ extension LineEditor {
         if !waiter.take(.resize).isEmpty { el_resize(editLine) }
     }
 
+    /// Runs `body` (a wait between two reads, `/wait`) with the terminal bracketing pastes:
+    /// a paste meanwhile is told from keys (its Ctrl-C is text, not the interrupt key) and
+    /// waits whole for the next read, as keys typed ahead do.
+    @discardableResult
+    public func takingPastes<T>(_ body: () -> T) -> T {
+        setBracketedPaste(true)
+        defer { setBracketedPaste(false) }
+        return body()
+    }
+
     /// Asks the terminal to bracket pastes, or to stop (`ESC [?2004h`, `ESC [?2004l`), when
     /// it can take escape sequences at all and keys come from it.
     func setBracketedPaste(_ on: Bool) {
-        guard hasCursorMotion, keySource == nil, on != keys.recognisesPaste else { return }
+        guard hasCursorMotion, on != keys.recognisesPaste else { return }
         keys.recognisesPaste = on
         Self.write(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l")
     }

@@ -1,3 +1,4 @@
+import BracketedPaste
 import CEditLine
 import CHistoryWatch
 import Completion
@@ -52,12 +53,18 @@ public final class LineEditor {
     public var completer: ((String) -> Completion)?
 
     /// Where keystrokes come from: `nil` for the terminal; otherwise a closure that
-    /// returns the next key, or `nil` for end of input.
+    /// returns the next key or a whole paste, or `nil` for end of input.
     ///
     /// Keys from a source go through the editor exactly as typed ones do: bindings fire,
-    /// the pre-fill works, Ctrl-C (U+0003) interrupts the read. draftline's tour types
-    /// with it.
-    public var keySource: (() -> Unicode.Scalar?)?
+    /// the pre-fill works, Ctrl-C (U+0003) interrupts the read; a paste is inserted as a
+    /// terminal's is. draftline's tour types with it.
+    public var keySource: (() -> SourcedKey?)?
+
+    /// What a key source gives: a key, or a paste (its line breaks as `\n` or `\r`).
+    public enum SourcedKey: Equatable, Sendable {
+        case key(Unicode.Scalar)
+        case paste(String)
+    }
 
     /// Something besides the keyboard that a read waits for: a descriptor, a time, or
     /// both, and what to do when one comes.
@@ -130,7 +137,19 @@ public final class LineEditor {
     private var prompt: UnsafeMutableBufferPointer<CChar>
     var promptText = ""
     var pendingPrefill: (text: [wchar_t], back: Int32)?
-    var pendingPaste: [wchar_t]?
+    var pendingPaste: PendingPaste?
+    /// The paste being inserted, piece by piece (``Paste``).
+    var currentPaste: Paste?
+    /// The parts of the line pasted into text already there (``Input/pasted``).
+    var pasted = PastedRanges()
+    /// Those of the user's own line, while a recall shows another.
+    var ownPasted = PastedRanges()
+    /// The line as ``trackEdits()`` last saw it, while some of it is pasted.
+    var seenLine: (text: [wchar_t], cursor: Int)?
+    /// Whether a key source's paste was just inserted: its end comes next.
+    var sourcedPasteEnds = false
+    /// What of the pre-fill was pasted, inserted with it.
+    var pendingPrefillPasted: [Range<Int>] = []
     var leftWith: String?
     var interruptedByKey = false
     var slots: [(name: String, action: Slot)] = []
@@ -189,7 +208,7 @@ public final class LineEditor {
         self.programName = programName
         let waiter = InputWaiter(signals: signals)
         self.waiter = waiter
-        keys = KeyReader(descriptor: 0) { seconds in waiter.wait(handling: [], timeout: seconds) == .input }
+        keys = KeyReader(descriptor: 0)
         var settings = termios()
         userMode = tcgetattr(0, &settings) == 0 ? settings : nil
         guard let el = dl_el_init_stdio(programName) else {
@@ -258,12 +277,18 @@ public final class LineEditor {
     /// `nil`). The prompt is shown as given. Bracketed paste is on while the line is read
     /// (`ESC [?2004h`, written when libedit first asks for a key: the terminal is in raw
     /// mode and the line drawn), and off again before this returns.
-    public func readLine(prompt: String, prefill: String = "", cursor: Int? = nil) -> Input {
+    public func readLine(prompt: String, prefill: String = "", cursor: Int? = nil, pasted: [Range<Int>] = []) -> Input {
         setPrompt(prompt)
         leftWith = nil
         interruptedByKey = false
         pendingPrefill = nil
         pendingPaste = nil
+        currentPaste = nil
+        sourcedPasteEnds = false
+        self.pasted = PastedRanges()
+        ownPasted = PastedRanges()
+        seenLine = nil
+        pendingPrefillPasted = prefill.isEmpty ? [] : pasted
         queuedKeys = []
         linesBeforeKeys = []
         recalledOver = []
@@ -285,8 +310,10 @@ public final class LineEditor {
         isReading = true
         let read = el_wgets(editLine, &count)
         let readError = errno
-        // The last key may have come back to the user's own line (`^R`, `^G`, Enter).
+        // The last key may have come back to the user's own line (`^R`, `^G`, Enter), or
+        // edited what was pasted.
         noteKey()
+        trackEdits()
         isReading = false
         setBracketedPaste(false)
         pendingPrefill = nil
@@ -303,8 +330,11 @@ public final class LineEditor {
             ownLine = nil
             isShowingRecall = false
         }
+        let pastedParts = self.pasted.ranges
         func input(_ ending: Input.Ending, _ line: Line) -> Input {
-            Input(ending: ending, line: line, recalledOver: recalled, source: source, keysRead: keysRead)
+            Input(
+                ending: ending, line: line, recalledOver: recalled, source: source, pasted: pastedParts,
+                keysRead: keysRead)
         }
         if let function = leftWith {
             leftWith = nil

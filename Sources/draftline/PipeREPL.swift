@@ -38,9 +38,9 @@ struct PipeREPL {
                     ])
                 }
                 var failed = false
-                piped.play(text, prefill: { frontend.prefill }) { event in
+                piped.play(text, prefill: { frontend.prefill }) { event, origin in
                     guard !frontend.hasQuit, !failed else { return }
-                    let response = frontend.handle(event)
+                    let response = frontend.handle(event, origin: origin)
                     console.show(response.lines)
                     failed = strict && response.lines.contains { $0.kind == .error }
                     for case .wait(let wait) in response.effects where !failed {

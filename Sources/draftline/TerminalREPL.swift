@@ -70,7 +70,8 @@ struct TerminalREPL {
                                 + TerminalText.visible(error.description) + "\n", to: .error, style: .warning)
                     }
                 case .wait(let wait):
-                    live?.wait(wait, interruptible: true)
+                    // A paste meanwhile comes bracketed, and waits whole for the edit line.
+                    editor.takingPastes { live?.wait(wait, interruptible: true) }
                 case .playTour(let chapter, let speed):
                     TourPlayer(
                         editor: editor, console: console, speed: speed, chapter: chapter, userHistory: entered
@@ -97,11 +98,13 @@ struct TerminalREPL {
         for frontend: Frontend, with editor: LineEditor, console: Console
     ) -> (InputEvent, LineOrigin) {
         let start = frontend.session.line
-        let input = editor.readLine(prompt: frontend.prompt, prefill: start.text, cursor: start.cursor)
+        let input = editor.readLine(
+            prompt: frontend.prompt, prefill: start.text, cursor: start.cursor, pasted: frontend.session.linePasted)
         let line = TextDraft(text: input.line.text, cursor: input.line.cursor)
         let recalled = LineOrigin(
             recalledOver: input.recalledOver.map { TextDraft(text: $0.text, cursor: $0.cursor) },
-            kind: input.source == .own ? .own : input.source == .recalled ? .recalled : .recalledAndChanged)
+            kind: input.source == .own ? .own : input.source == .recalled ? .recalled : .recalledAndChanged,
+            pasted: input.pasted)
         switch input.ending {
         case .entered:
             return (.line(input.line.text), recalled)

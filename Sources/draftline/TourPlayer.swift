@@ -1,3 +1,4 @@
+import BracketedPaste
 import CTerminalSignals
 import DraftKit
 import DraftlineREPL
@@ -47,7 +48,11 @@ struct TourPlayer {
                 frontend: frontend, feed: history.follow(notifications: false), console: console,
                 waiter: editor.waiter)
         }
-        let pacer = Pacer(speed: speed, waiter: editor.waiter, redraw: { [editor] in editor.redraw() }, live: live)
+        let pacer = Pacer(
+            speed: speed, waiter: editor.waiter, pressed: { [editor] in editor.dropPressedKeys() },
+            refusePaste: { [console] in
+                console.show([OutputLine(.info, "the tour does not take a paste: paste once it has ended")])
+            }, redraw: { [editor] in editor.redraw() }, live: live)
         editor.keySource = { pacer.next() }
         try? editor.setHistory([])
         defer {
@@ -98,29 +103,38 @@ struct TourPlayer {
     }
 }
 
-/// Hands the tour's keys to the line editor one at a time, waiting between them; a key
-/// the user presses meanwhile makes the rest of the step come at once, and Ctrl-C (the
-/// key, or SIGINT) stops the tour. A Ctrl-C in a step's keys is the tour's own: the line
-/// editor takes it as the interrupt key.
+/// Hands the tour's keys to the line editor one at a time, waiting between them; a paste
+/// comes whole, at once, as a terminal sends one. A key the user presses meanwhile makes
+/// the rest of the step come at once, and Ctrl-C (the key, or SIGINT) stops the tour. A
+/// Ctrl-C in a step's keys is the tour's own: the line editor takes it as the interrupt
+/// key. A paste the user makes during the tour is not used: one line says so.
 final class Pacer {
     private let keyDelay: Double
     private let speed: Double
-    private var keys: [Unicode.Scalar] = []
+    private var keys: [PastePiece] = []
     private var index = 0
     private var firstDelay = 0.0
     private(set) var skipping = false
-    private var pasting = false
     private(set) var stopped = false
 
     /// Where the pacer waits: the editor's waiter (keys, signals, the feed).
     private let waiter: InputWaiter
+    /// Reads and drops what the user pressed (the editor, which knows a paste from keys).
+    private let pressed: () -> LineEditor.PressedKeys
+    /// Says a user's paste was not used.
+    private let refusePaste: () -> Void
     /// Redraws the edit line after a resize (the pacer waits inside a read).
     private let redraw: () -> Void
     /// Messages from the other side, shown while the pacer waits between keys.
     private let live: Live?
 
-    init(speed: Double, waiter: InputWaiter, redraw: @escaping () -> Void = {}, live: Live? = nil) {
+    init(
+        speed: Double, waiter: InputWaiter, pressed: @escaping () -> LineEditor.PressedKeys,
+        refusePaste: @escaping () -> Void = {}, redraw: @escaping () -> Void = {}, live: Live? = nil
+    ) {
         self.waiter = waiter
+        self.pressed = pressed
+        self.refusePaste = refusePaste
         self.redraw = redraw
         self.live = live
         self.speed = speed
@@ -129,42 +143,36 @@ final class Pacer {
 
     /// Starts a step: a pause long enough to read its narration, then its keys.
     func start(_ step: Tour.Step) {
-        keys = Array(step.keys.unicodeScalars)
+        keys = PastePiece.split(step.keys)
         index = 0
         skipping = false
-        pasting = false
         firstDelay = step.readingPause / speed
     }
 
-    /// The next key, after the pause; `nil` (end of input) when the tour was stopped. A
-    /// bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) comes at once, as a terminal sends
-    /// one.
-    func next() -> Unicode.Scalar? {
+    /// The next key or paste, after the pause; `nil` (end of input) when the tour was
+    /// stopped.
+    func next() -> LineEditor.SourcedKey? {
         guard !stopped, index < keys.count else { return nil }
         if skipping { discardPressedKeys() }
-        if !pasting && keys[index...].starts(with: Self.pasteStart) { pasting = true }
-        if !pasting || index == 0 { wait(index == 0 ? firstDelay : keyDelay) }
+        wait(index == 0 ? firstDelay : keyDelay)
         guard !stopped else { return nil }
-        defer {
-            index += 1
-            if pasting && keys[..<index].reversed().starts(with: Self.pasteEnd.reversed()) { pasting = false }
+        defer { index += 1 }
+        switch keys[index] {
+        case .key(let scalar): return .key(scalar)
+        case .paste(let text): return .paste(text)
         }
-        return keys[index]
     }
 
     /// Keys pressed to skip ahead are the tour's, not text: read and dropped (Ctrl-C among
-    /// them stops the tour), so none is left for the user's own line when the tour ends.
-    func discardPressedKeys() {
-        while waiter.wait(handling: [], timeout: 0) == .input {
-            var pressed = [UInt8](repeating: 0, count: 256)
-            let count = read(0, &pressed, pressed.count)
-            guard count > 0 else { return }
-            if pressed[0..<count].contains(0x03) { stopped = true }
-        }
+    /// them stops the tour), so none is left for the user's own line when the tour ends. A
+    /// paste among them is refused, in one line, and skips nothing.
+    @discardableResult
+    func discardPressedKeys() -> Bool {
+        let keys = pressed()
+        if keys.interrupt { stopped = true }
+        if keys.pastes > 0 { refusePaste() }
+        return keys.any
     }
-
-    private static let pasteStart = Array("\u{1B}[200~".unicodeScalars)
-    private static let pasteEnd = Array("\u{1B}[201~".unicodeScalars)
 
     /// Waits (the terminal is in raw mode while libedit reads). A resize does not end the
     /// wait (the line is redrawn at the new width): only a key (skip) or Ctrl-C (stop)
@@ -184,8 +192,9 @@ final class Pacer {
                 if signals.contains(.interrupt) { stopped = true }
                 if signals.contains(.resize) { redraw() }
             case .input:
-                // A key skips ahead; Ctrl-C (a key while the line is read) stops the tour.
-                discardPressedKeys()
+                // A key skips ahead; Ctrl-C (a key while the line is read) stops the tour;
+                // a paste is refused and skips nothing.
+                guard discardPressedKeys() else { continue }
                 skipping = true
                 return
             case .watched:

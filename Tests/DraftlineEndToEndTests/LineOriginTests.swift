@@ -1,4 +1,5 @@
 import DraftKit
+import DraftlineREPL
 import DraftlineTestSupport
 import Foundation
 import Testing
@@ -377,5 +378,110 @@ extension LineOriginTests {
         try terminal.send("\u{15}")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+}
+
+// MARK: - A paste is text
+
+extension LineOriginTests {
+    static func paste(_ text: String) -> String { "\u{1B}[200~" + text + "\u{1B}[201~" }
+
+    /// Item 4: a paste into a restored draft never makes it a command attempt: the draft
+    /// and the paste are one message on Enter. On an empty line a pasted `/` line is a
+    /// command, as in a shell.
+    @Test func aPasteIntoARestoredDraftIsText() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "see ")
+        try terminal.waitFor("\u{1B}[?2004h")
+        try terminal.send(Self.paste("/etc/hosts is the file\rsecond line"))
+        try terminal.send("\r")
+        try terminal.waitFor("you: see /etc/hosts is the file")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.waitFor("\u{1B}[?2004h")
+        try terminal.send(Self.paste("/drafts"))
+        try terminal.send("\r")
+        try terminal.waitFor("no drafts in memory")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["see /etc/hosts is the file\nsecond line"])
+    }
+
+    /// Item 4 on a pipe: the same bytes mean the same.
+    @Test func aPasteIntoARestoredDraftIsTextOnAPipe() throws {
+        let lines = [
+            "/open alice", "see \u{18}b", "/open alice", Self.paste("/etc/hosts is the file\rsecond line"),
+            Self.paste("/expect messages 1"),
+        ]
+        let result = try fixture.runPiped(lines.joined(separator: "\n") + "\n")
+        #expect(result.output.contains("ok: the chat holds 1 message"), "\(result.output) \(result.error)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["see /etc/hosts is the file\nsecond line"])
+    }
+
+    /// Item 5: an `ESC[201~` before the paste's real end (the last one of the burst) is
+    /// text, and so is every CR in the paste: nothing is entered.
+    @Test func anEarlyPasteEndAndItsCRsAreText() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.waitFor("\u{1B}[?2004h")
+        try terminal.send(Self.paste("A\u{1B}[201~\rB\rC"))
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("edit line: \"A^[[201~^JB^JC\""), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        // A pipe line is one burst too: its last end marker ends the paste.
+        let piped = try fixture.runPiped(
+            "/open alice\n" + Self.paste("A\u{1B}[201~\rB") + "\u{15}\n/expect messages 0\n")
+        #expect(piped.output.contains("ok: the chat holds 0 messages"), "\(piped.output) \(piped.error)")
+    }
+
+    /// Item 5: a paste during `/wait` is held for the edit line, never read as keys.
+    @Test func aPasteDuringWaitWaitsForTheEditLine() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "draft ")
+        try terminal.send("/wait 1 1\r")
+        try terminal.waitForReadToEnd()
+        try terminal.waitFor("\u{1B}[?2004h")  // the wait takes pastes bracketed
+        try terminal.send(Self.paste("one\rtwo\u{3}"))
+        try terminal.waitFor("0 of 1 message arrived")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("edit line: \"draft one^Jtwo^C\""), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    /// Item 5: a paste during the tour is refused in one line; its Ctrl-C is text, not the
+    /// interrupt key, and it skips nothing.
+    @Test func aPasteDuringTheTourIsRefusedInOneLine() throws {
+        let terminal = try fixture.startTerminal(["--tour", "--tour-speed", "0.01"])
+        try terminal.waitFor(String(Tour.steps[0].narration.prefix(20)), timeout: 20)
+        try terminal.waitFor("\u{1B}[?2004h")
+        try terminal.send(Self.paste("pasted\u{3}"))
+        let refused = try terminal.waitFor("the tour does not take a paste")
+        #expect(!refused.contains("tour stopped"))
+        try terminal.send(" ")  // a key skips ahead
+        try terminal.waitFor(String(Tour.steps[1].narration.prefix(20)), timeout: 20)
+        try terminal.send("\u{3}")
+        try terminal.waitFor("tour stopped")
+        _ = try terminal.waitForExit()
+    }
+
+    /// Item 7: an unterminated paste start never holds keys back: what follows is shown as
+    /// it arrives (its Enter is text), and after a second of silence the paste is over:
+    /// keys are keys again. The second is waited for: silence is what is tested.
+    @Test func anUnterminatedPasteStartHoldsNothingBack() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.waitFor("\u{1B}[?2004h")
+        try terminal.send("\u{1B}[200~shown at once\r")
+        try terminal.waitFor("shown at once")
+        usleep(1_500_000)
+        try terminal.send("\r")
+        try terminal.waitFor("you: shown at once")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["shown at once\n"])
     }
 }
