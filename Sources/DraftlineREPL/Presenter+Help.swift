@@ -27,6 +27,10 @@ extension Presenter {
             leftWidth: keyWidth + 2 + functionWidth)
         lines += Self.wrap("Enter sends; Ctrl-C abandons the line (/undo brings it back);", indent: 2)
         lines += Self.wrap(
+            "a / typed into a restored draft is a command and the draft stays (a failed one comes back to fix, "
+                + "and Enter again only tries it again); a paste is text, never a command or an Enter;",
+            indent: 2)
+        lines += Self.wrap(
             "Ctrl-D on an empty line quits (with drafts in memory, it warns first: a Ctrl-D that is the very next key quits)",
             indent: 2)
         return lines
