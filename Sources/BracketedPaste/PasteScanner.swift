@@ -5,7 +5,8 @@
 /// paste ends at the **last** end marker before the input pauses: an end marker with more
 /// of the burst after it, and another end marker later, is text (a paste may hold the
 /// marker's bytes, and its line breaks and control characters are text too, never keys).
-/// What follows the last end marker of a burst is keys. A start with no end never holds
+/// What follows the last end marker of a burst is keys; an end marker right before a start
+/// marker is two pastes, back to back. A start with no end never holds
 /// keys back: its text is handed out as it comes, and the paste ends after a silence (a
 /// second on a terminal; the end of a piped line or a tour step). A paste longer than
 /// ``limit`` is refused whole: its text stops being handed out, the rest is read to its end,
@@ -111,6 +112,12 @@ public struct PasteScanner<Element: Equatable> {
     private mutating func takeText(
         from index: Int, _ input: Input, into events: inout [Event]
     ) -> (next: Int, holding: Bool) {
+        // An end marker right before a start marker: two pastes, back to back.
+        if let joint = firstJoint(from: index) {
+            give(pending[index..<joint], into: &events)
+            finishPaste(into: &events)
+            return (joint + end.count, false)
+        }
         let last = lastEnd(from: index)
         if let last, input != .more {
             // The burst is over: its last end marker ends the paste; the rest is keys.
@@ -133,6 +140,21 @@ public struct PasteScanner<Element: Equatable> {
         while keep > 0 && Array(pending[(pending.count - keep)...]) != Array(end.prefix(keep)) { keep -= 1 }
         give(pending[index..<(pending.count - keep)], into: &events)
         return (pending.count - keep, true)
+    }
+
+    /// Where the first end marker in hand that a start marker follows starts, at or after
+    /// `index`.
+    private func firstJoint(from index: Int) -> Int? {
+        var position = index
+        while position + end.count + start.count <= pending.count {
+            if pending[position] == end[0] && Array(pending[position..<position + end.count]) == end
+                && Array(pending[(position + end.count)..<(position + end.count + start.count)]) == start
+            {
+                return position
+            }
+            position += 1
+        }
+        return nil
     }
 
     /// Where the last end marker in hand starts, at or after `index`.

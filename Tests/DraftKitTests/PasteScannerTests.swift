@@ -30,6 +30,15 @@ struct PasteScannerTests {
             ])
     }
 
+    /// An end marker right before a start marker is two pastes back to back: nothing
+    /// between them was keys, and the markers are not text.
+    @Test func twoPastesBackToBackAreTwo() {
+        #expect(
+            PastePiece.split("\u{1B}[200~A\u{1B}[201~\u{1B}[200~B\u{1B}[201~\r") == [
+                .paste("A"), .paste("B"), .key("\r"),
+            ])
+    }
+
     @Test func inputInPiecesIsDecidedWhenItPauses() {
         var scanner = Self.scanner()
         scanner.feed(Self.scalars("\u{1B}[20"))

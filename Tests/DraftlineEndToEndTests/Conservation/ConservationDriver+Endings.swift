@@ -139,13 +139,22 @@ extension ConservationDriver {
     }
 
     /// What Enter on this line sends, by SPEC §1a: nothing for a command (a line starting
-    /// with `/`, or a `/` typed onto what the line was given) or where no chat is open;
-    /// else the draft's media, then the text unless it is blank (`//` sends one `/`).
+    /// with `/`, or a `/` typed onto the line's baseline: the chat's draft as restored, or a
+    /// line given back there to keep) or where no chat is open; else the draft's media,
+    /// then the text unless it is blank (`//` sends one `/`).
     func meantToSend(_ text: String) -> [Sent] {
         guard case .chat(let user) = place else { return [] }
         if text.hasPrefix("/") && !text.hasPrefix("//") { return [] }
-        if !recalled, !given.isEmpty, !given.hasPrefix("/"), let inserted = Self.insertion(in: text, given: given),
-            inserted.contains(where: { $0.hasPrefix("/") && !$0.hasPrefix("//") })
+        let draft = observation.drafts.first { $0.key == "privateMessage_\(user)" }?.text
+        let baseline =
+            draft.flatMap { $0.isEmpty ? nil : $0.replacingOccurrences(of: "^J", with: "\n") }
+            ?? (given.hasPrefix("/") ? "" : given)
+        if !recalled, !baseline.isEmpty, let inserted = Self.insertion(in: text, given: baseline),
+            inserted.contains(where: { typed in
+                // Blanks typed before the `/` set the command apart.
+                let command = typed.drop { $0 == " " || $0 == "\t" }
+                return command.hasPrefix("/") && !command.hasPrefix("//")
+            })
         {
             return []
         }
