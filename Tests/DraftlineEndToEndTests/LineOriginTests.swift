@@ -297,6 +297,13 @@ extension LineOriginTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// Reading 13: a blank line where no chat is open sends nothing and says nothing, as
+    /// in a chat (it was "not sent '': no chat is open").
+    @Test func aBlankLineWhereNoChatIsOpenIsNothing() throws {
+        let result = try fixture.runPiped("\n   \n/profile bob\n\n")
+        #expect(result.error.isEmpty, "\(result.error)")
+    }
+
     /// D9: a leave key with text where no chat is open does on a pipe what it does on a
     /// terminal: one error line, the key does nothing (the text, with no line to stay in,
     /// is on the undo stack).

@@ -152,7 +152,12 @@ extension Session {
     private func send(_ text: String, _ read: inout LineRead) -> Outcome {
         guard let target = read.target else {
             setAsideRecalled(unlessHeldBy: text, from: .line, &read)
-            if !text.isEmpty { giveBack(read.line, &read, cause: .nowhereToKeep) }
+            // A blank line sends nothing, here as in a chat: nothing to say.
+            guard !text.allSatisfy(\.isWhitespace) else {
+                read.settleLine(.sent)
+                return []
+            }
+            giveBack(read.line, &read, cause: .nowhereToKeep)
             return [.error(.notSentNoChat(String(text.prefix(40))))]
         }
         let key = target.draftKey
