@@ -38,7 +38,7 @@ struct PipeREPL {
                     ])
                 }
                 var failed = false
-                piped.play(text, prefill: { frontend.prefill }) { event, origin in
+                func handle(_ event: InputEvent, origin: LineOrigin) {
                     guard !frontend.hasQuit, !failed else { return }
                     let response = frontend.handle(event, origin: origin)
                     console.show(response.lines)
@@ -48,6 +48,13 @@ struct PipeREPL {
                             failed = strict
                         }
                     }
+                }
+                // Enter on an empty line right after a command that failed is Enter again on
+                // the line a terminal gives back: the same attempt, never a send of the draft.
+                if text.isEmpty, piped.unfinished == nil, let again = frontend.session.lineToEnterAgain {
+                    handle(.line(again.text), origin: again.origin)
+                } else {
+                    piped.play(text, prefill: { frontend.prefill }, handle: handle)
                 }
                 if failed {
                     console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)

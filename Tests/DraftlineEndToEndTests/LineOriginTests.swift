@@ -65,6 +65,22 @@ struct LineOriginTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["draft four/x"])
     }
 
+    /// Item 1 on a pipe, the keys themselves: the failed command, then Enter (an empty
+    /// line) is Enter again on the line a terminal gives back: the same attempt, the same
+    /// error, nothing sent, the draft as it was; a line with text after it starts from the
+    /// draft again, so the script's next message is not glued to the typo.
+    @Test(arguments: ["/opne bob", "/attach /nope/file.png"])
+    func enterAgainAfterAFailedCommandSendsNothingOnAPipe(_ command: String) throws {
+        let script = [
+            "/open alice", "draft four\u{18}b", "/open alice", command, "", "",
+            "/expect draft privateMessage_alice \"draft four\" cursor 10", "/expect messages 0", " and more",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.error.components(separatedBy: "error: ").count == 4, "\(result.error)")
+        #expect(!result.error.contains("expectation failed"), "\(result.error)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["draft four and more"])
+    }
+
     /// Item 2: correcting a failed command runs it with the draft as it was; deleting the
     /// typed `/…` makes the line a plain draft again.
     @Test func aCorrectedCommandRunsWithTheDraftAsItWas() throws {

@@ -74,7 +74,8 @@ extension Session {
     /// A command (or a prompt's answer) that failed comes back in the edit line as it was
     /// entered, so the mistake can be fixed; the baseline stays as it was. On a pipe there
     /// is no line to come back to: the error line names what failed, the script holds the
-    /// line, and the next line starts from the baseline again.
+    /// line, and the next line starts from the baseline again (an empty one is Enter again
+    /// on the failed line: ``Session/lineToEnterAgain``).
     func giveBackCommand(_ read: inout LineRead) {
         read.hold = .unchanged
         if capabilities.editLine {
@@ -82,6 +83,9 @@ extension Session {
             read.settleLine(.givenBack)
         } else {
             if let held = heldLine { read.nextLine = held }
+            if read.question == nil {
+                lineToEnterAgain = (read.text, LineOrigin(recalledOver: [], kind: read.kind, pasted: read.pasted))
+            }
             read.settleLine(.used)
         }
     }

@@ -33,6 +33,11 @@ public final class Session {
     /// The text the edit line holds for the user where no draft keeps it (home, a
     /// profile): given back there, or brought back by `/undo` (see ``baseline``).
     var heldLine: TextDraft?
+    /// On a pipe, the line a terminal would give back after the command typed into it
+    /// failed: an empty piped line right after it is Enter again on that line (the same
+    /// command attempt, nothing sent), as on a terminal. Any other piped line starts from
+    /// the baseline: a script cannot see the error to fix the line. Cleared by every event.
+    public internal(set) var lineToEnterAgain: (text: String, origin: LineOrigin)?
     /// Whether Ctrl-D was pressed once with drafts in memory and nothing came since: a
     /// Ctrl-D that is the very next key quits.
     public internal(set) var isQuitPending = false
@@ -141,6 +146,7 @@ public final class Session {
     @discardableResult
     public func handle(_ event: InputEvent, origin: LineOrigin = .typed) -> Outcome {
         guard !hasQuit else { return [] }
+        lineToEnterAgain = nil
         var read = LineRead(
             given: line, baseline: baseline, ending: event, origin: origin, question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
