@@ -27,28 +27,17 @@ public final class PipedProcess {
         }
         // The test's ends must not leak into the child (or into other tests' children).
         for descriptor in inPipe + outPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let child: pid_t
+        do {
+            child = try Spawn.start(
+                executable, arguments: arguments, environment: environment,
+                standard: [inPipe[0], outPipe[1], outPipe[1]])
+        } catch {
+            (inPipe + outPipe).forEach { close($0) }
+            throw error
         }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable, &actions, nil, argv, envp)
         close(inPipe[0])
         close(outPipe[1])
-        guard spawned == 0 else {
-            close(inPipe[1])
-            close(outPipe[0])
-            throw PseudoTerminal.Failure(
-                description: "posix_spawn \(executable): \(String(cString: strerror(spawned)))")
-        }
         pid = child
         input = inPipe[1]
         outputPipe = outPipe[0]
