@@ -28,6 +28,8 @@ public final class Frontend {
         public var lines: [OutputLine]
         /// What the session asks of the front end after showing them.
         public var effects: [Effect]
+        /// The reports the lines were made from (what a script's results record).
+        public var reports: [Report]
     }
 
     /// Handles one input event: the lines to show and what to do next. `origin` is where
@@ -36,7 +38,7 @@ public final class Frontend {
     public func handle(_ event: InputEvent, origin: LineOrigin = .typed) -> Response {
         let outcome = session.handle(event, origin: origin)
         onReports?(outcome.reports)
-        return Response(lines: lines(for: outcome.reports), effects: outcome.effects)
+        return Response(lines: lines(for: outcome.reports), effects: outcome.effects, reports: outcome.reports)
     }
 
     /// The demo peers' due answers stored (unless `answering` is off), then what `feed`

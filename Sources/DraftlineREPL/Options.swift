@@ -18,13 +18,31 @@ public struct Options: Equatable, Sendable {
     public var showHelp = false
     /// `--version`.
     public var showVersion = false
-    /// `--strict`: on a pipe, the first error or failed expectation ends the run with
-    /// status 1.
+    /// `--strict`: the first error or failed expectation ends the run (with status 1).
     public var strict = false
     /// `--trace-file PATH`: every draft and message event, one line each, in this file.
     public var traceFile: String?
     /// `--trace-format json|debuglog`: how the trace file is written.
     public var traceFormat = TraceFormat.json
+    /// `--report tap|junit FILE`, each time it is given: the run's results, written to FILE
+    /// when it ends.
+    public var reportFiles: [ReportFile] = []
+
+    /// A report the run writes when it ends.
+    public struct ReportFile: Equatable, Sendable {
+        /// The format: TAP (the Test Anything Protocol) or JUnit XML.
+        public enum Format: String, Sendable, CaseIterable {
+            case tap, junit
+        }
+
+        public var format: Format
+        public var path: String
+
+        public init(_ format: Format, _ path: String) {
+            self.format = format
+            self.path = path
+        }
+    }
 
     /// `--as KEY`: who the user is; `me` when not given.
     public var identity = GlobalKey.me
@@ -53,6 +71,7 @@ public struct Options: Equatable, Sendable {
         usage: draftline [--data-dir DIR] [--as KEY] [--demo [--demo-delay S]]
                          [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
+                         [--report tap|junit FILE]...
                draftline --tour [CHAPTER] [--tour-speed N]
                draftline [--data-dir DIR] import FILE
                draftline [--data-dir DIR] export FILE [--chat ID]
@@ -74,8 +93,12 @@ public struct Options: Equatable, Sendable {
           --demo-delay S     they answer after S seconds (default 2)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
           --trace            print a line for every draft event (save, restore...)
-          --strict           on a pipe, end with status 1 at the first error or failed
-                             /expect (a script as a test)
+          --strict           stop at the first error or failed /expect (status 1);
+                             without it the run goes on, and a failed /expect still
+                             makes the status 1
+          --report F FILE    when the run ends, write one result per /expect to FILE,
+                             with its line, and the other lines' errors (F: tap or
+                             junit; give the option once for each)
           --trace-file PATH  append every draft and message event to PATH, one a line;
                              this file holds draft text (without it, drafts never
                              reach the disk)
@@ -97,8 +120,16 @@ public struct Options: Equatable, Sendable {
         after them.
 
         With standard input not a terminal, draftline reads one line per command or
-        message, writes no prompt, and exits 0 at end of input (1 if a message could not
-        be stored). Type /help inside draftline for commands and keys.
+        message and writes no prompt: a script (see /expect). Type /help inside
+        draftline for commands and keys.
+
+        exit status:
+          0    every /expect held, or there were none
+          1    an /expect failed, or --strict stopped the run at an error
+          2    the command line, the data directory or a file it names cannot be
+               used
+          3    a message could not be stored
+          128+N  a terminal session ended by signal N (SIGTERM, SIGHUP)
 
         environment:
           SOURCE_DATE_EPOCH  pin the clock at these seconds since 1970: every time, age
@@ -140,6 +171,14 @@ public struct Options: Equatable, Sendable {
                 editor = mode
             case "--trace": trace = true
             case "--strict": strict = true
+            case "--report":
+                let format = try value(for: argument)
+                guard let kind = ReportFile.Format(rawValue: format) else {
+                    throw UsageError("--report takes tap or junit, then a FILE, not \(Self.quoted(format))")
+                }
+                let path = try value(for: "--report \(format)")
+                guard !path.isEmpty else { throw UsageError("--report \(format) needs a non-empty FILE") }
+                reportFiles.append(ReportFile(kind, path))
             case "--trace-file":
                 let path = try value(for: argument)
                 guard !path.isEmpty else { throw UsageError("--trace-file needs a non-empty path") }

@@ -7,13 +7,27 @@ import LineEditor
 /// Wires the pieces: parses options, opens the data directory, and runs the REPL on a
 /// terminal or on a pipe.
 enum Draftline {
-    /// Exit statuses, as documented in `--help` and the README.
+    /// Exit statuses, as documented in `--help`, the man page and the pipe-mode guide.
     enum ExitStatus {
+        /// Every expectation held, or there were none.
         static let success: Int32 = 0
-        /// A message could not be stored (pipe mode), or the data directory is unusable.
-        static let failure: Int32 = 1
-        /// The command line is wrong (`EX_USAGE`).
-        static let usage: Int32 = 64
+        /// An expectation failed (an `/expect`, a `/wait` that ran out of time), or
+        /// `--strict` stopped the run at an error.
+        static let expectationFailed: Int32 = 1
+        /// The command line, the data directory or a file it names cannot be used.
+        static let unusable: Int32 = 2
+        /// A message could not be stored.
+        static let notStored: Int32 = 3
+
+        /// What a run's results and sends come to.
+        static func of(_ results: ScriptResults, sendFailed: Bool) -> Int32 {
+            if sendFailed { return notStored }
+            switch results.verdict {
+            case .held: return success
+            case .failed: return expectationFailed
+            case .notStored: return notStored
+            }
+        }
     }
 
     static func main(arguments: [String]) -> Int32 {
@@ -25,7 +39,7 @@ enum Draftline {
             Console.write(
                 "draftline: \(TerminalText.visible(error.description))\n(draftline --help shows the usage)\n",
                 to: .error)
-            return ExitStatus.usage
+            return ExitStatus.unusable
         }
         if options.showHelp {
             Console.write(Options.usage + "\n", to: .output)
@@ -40,7 +54,7 @@ enum Draftline {
             pinned = try Options.pinnedTime(environment: environment)
         } catch {
             Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.usage
+            return ExitStatus.unusable
         }
         let clock: @Sendable () -> Date
         if let pinned {
@@ -54,7 +68,7 @@ enum Draftline {
         if options.tour {
             guard terminal else {
                 Console.write("draftline: \(Presenter().describe(.tourNeedsTerminal))\n", to: .error)
-                return ExitStatus.failure
+                return ExitStatus.unusable
             }
             return TerminalREPL.playTour(options: options, console: console)
         }
@@ -64,7 +78,7 @@ enum Draftline {
         } catch {
             Console.write(
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.failure
+            return ExitStatus.unusable
         }
         // Who the user is, then the trace file: an identity nobody can open a chat with, or a
         // path the trace cannot use, is a usage error that changes nothing, not even by
@@ -74,14 +88,21 @@ enum Draftline {
         {
             return refuse(problem)
         }
+        let reports: ReportFiles
         var trace: TraceFile?
         if let tracePath = options.traceFile, options.transfer == nil {
             do {
                 trace = try TraceFile(path: tracePath, format: options.traceFormat, dataDirectory: path)
             } catch {
                 Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
-                return ExitStatus.usage
+                return ExitStatus.unusable
             }
+        }
+        do {
+            reports = try ReportFiles(options.transfer == nil ? options.reportFiles : [], dataDirectory: path)
+        } catch {
+            Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
+            return ExitStatus.unusable
         }
         let frontend: Frontend
         let data: DataDirectory
@@ -139,7 +160,7 @@ enum Draftline {
         } catch {
             Console.write(
                 "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.failure
+            return ExitStatus.unusable
         }
         // What opening the directory noticed (a directory of an older layout left where it was).
         console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
@@ -157,17 +178,18 @@ enum Draftline {
         if terminal {
             return TerminalREPL(
                 frontend: frontend, options: options, lineHistory: data.lineHistory(for: options.identity),
-                console: console, feed: feed
+                console: console, feed: feed, reports: reports
             ).run()
         }
         let live = Live(frontend: frontend, feed: feed, console: console, waiter: InputWaiter())
-        return PipeREPL(frontend: frontend, strict: options.strict, live: live, console: console).run()
+        return PipeREPL(frontend: frontend, strict: options.strict, live: live, console: console, reports: reports)
+            .run()
     }
 
-    /// A command line that cannot run: one line, and the usage status.
+    /// A command line that cannot run: one line, and the status that says so.
     private static func refuse(_ problem: String) -> Int32 {
         Console.write("draftline: \(TerminalText.visible(problem, keepNewlines: false))\n", to: .error)
-        return ExitStatus.usage
+        return ExitStatus.unusable
     }
 
     private enum Failure: Error, CustomStringConvertible {

@@ -53,9 +53,9 @@ final class Live {
     /// `/wait`: shows arrivals as they come until what `wait` names is there (enough
     /// messages arrived that no earlier wait counted, or the open chat holds enough), or its
     /// seconds have passed, or an interrupt (Ctrl-C on a terminal) ends it; then the
-    /// session's word on it. Returns whether it got what it waited for.
+    /// session's word on it, shown and returned (its one line: what came, or an error).
     @discardableResult
-    func wait(_ wait: Wait, interruptible: Bool) -> Bool {
+    func wait(_ wait: Wait, interruptible: Bool) -> [Report] {
         let deadline = InputWaiter.now() + wait.seconds
         let session = frontend.session
         check()
@@ -76,8 +76,8 @@ final class Live {
                 check()
             }
         }
-        let complete = session.waitIsOver(wait)
-        console.show(frontend.lines(for: session.endWait(wait, interrupted: interrupted)))
-        return complete
+        let ended = session.endWait(wait, interrupted: interrupted)
+        console.show(frontend.lines(for: ended))
+        return ended
     }
 }

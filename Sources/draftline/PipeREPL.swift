@@ -3,8 +3,8 @@ import DraftlineREPL
 import Glibc
 
 /// The REPL with standard input not a terminal: one line per command or message, no
-/// prompt and no escape sequences. Exit status 0 at end of input, 1 if a message could
-/// not be stored.
+/// prompt and no escape sequences. The exit status says what the script's checks came to
+/// (``Draftline/ExitStatus``), and `--report` writes them.
 struct PipeREPL {
     let frontend: Frontend
     /// Whether the first error or failed expectation ends the run (`--strict`).
@@ -13,12 +13,15 @@ struct PipeREPL {
     var live: Live?
     /// Where lines go.
     let console: Console
+    /// Where the script's results are written when it ends (`--report`).
+    var reports: ReportFiles?
 
     func run() -> Int32 {
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
         var number = 0
         var piped = PipedLine()
-        while !frontend.hasQuit {
+        var results = ScriptResults()
+        reading: while !frontend.hasQuit {
             // Between lines, what other processes sent; the demo peers answer only during
             // /wait, so that a script's transcript does not depend on how fast it ran.
             live?.check(answering: false)
@@ -31,6 +34,12 @@ struct PipeREPL {
             case .tooLong(let bytes):
                 let refusal = frontend.presenter.describe(.lineTooLong(bytes, setAside: false))
                 console.show([OutputLine(.error, "line \(number): \(refusal)")])
+                results.record([.error(.lineTooLong(bytes, setAside: false))], line: number)
+                if strict {
+                    results.stop(at: number)
+                    console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+                    break reading
+                }
             case .text(let text, let repaired):
                 if repaired {
                     console.show([
@@ -42,11 +51,13 @@ struct PipeREPL {
                     guard !frontend.hasQuit, !failed else { return }
                     let response = frontend.handle(event, origin: origin)
                     console.show(response.lines)
+                    results.record(response.reports, line: number, presenter: frontend.presenter)
                     failed = strict && response.lines.contains { $0.kind == .error }
                     for case .wait(let wait) in response.effects where !failed {
-                        if let live, !live.wait(wait, interruptible: false) {
-                            failed = strict
-                        }
+                        guard let live else { continue }
+                        let ended = live.wait(wait, interruptible: false)
+                        results.record(ended, line: number, presenter: frontend.presenter)
+                        failed = strict && ended.contains { if case .error = $0 { true } else { false } }
                     }
                 }
                 // Enter on an empty line right after a command that failed is Enter again on
@@ -57,12 +68,15 @@ struct PipeREPL {
                     piped.play(text, prefill: { frontend.prefill }, handle: handle)
                 }
                 if failed {
+                    results.stop(at: number)
                     console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
-                    return Draftline.ExitStatus.failure
+                    break reading
                 }
             }
         }
-        return frontend.hadSendFailure ? Draftline.ExitStatus.failure : Draftline.ExitStatus.success
+        let written = reports?.write(results, at: frontend.session.clock()) ?? true
+        guard written else { return Draftline.ExitStatus.unusable }
+        return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
     }
 }
 

@@ -13,6 +13,8 @@ struct TerminalREPL {
     let console: Console
     /// Messages from the other side.
     let feed: (any HistoryFeed)?
+    /// Where the session's results are written when it ends (`--report`).
+    var reports: ReportFiles?
 
     /// `draftline --tour`: the tour alone, without opening the user's data directory.
     static func playTour(options: Options, console: Console) -> Int32 {
@@ -21,10 +23,10 @@ struct TerminalREPL {
             let editor = try makeEditor(options: options, completing: nil, console: console)
             return TourPlayer(editor: editor, console: console, speed: options.tourSpeed, chapter: options.tourChapter)
                 .play()
-                ? Draftline.ExitStatus.success : Draftline.ExitStatus.failure
+                ? Draftline.ExitStatus.success : Draftline.ExitStatus.unusable
         } catch {
             console.write("draftline: \(error)\n", to: .error)
-            return Draftline.ExitStatus.failure
+            return Draftline.ExitStatus.unusable
         }
     }
 
@@ -35,7 +37,7 @@ struct TerminalREPL {
             editor = try Self.makeEditor(options: options, completing: frontend, console: console)
         } catch {
             console.write("draftline: \(error)\n", to: .error)
-            return Draftline.ExitStatus.failure
+            return Draftline.ExitStatus.unusable
         }
         let live = feed.map { Live(frontend: frontend, feed: $0, console: console, waiter: editor.waiter) }
         editor.watch = live?.watch
@@ -54,10 +56,15 @@ struct TerminalREPL {
         console.write(
             "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps your unsent text as its draft.\n"
                 + "/help lists commands, /tour shows the flow, Ctrl-D quits.\n", to: .output)
+        var results = ScriptResults()
+        var number = 0
         while !frontend.hasQuit {
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
+            number += 1
             let response = frontend.handle(event, origin: origin)
             console.show(response.lines)
+            results.record(response.reports, line: number, presenter: frontend.presenter)
+            var stop = options.strict && response.lines.contains { $0.kind == .error }
             for effect in response.effects {
                 switch effect {
                 case .remember(let line):
@@ -69,9 +76,13 @@ struct TerminalREPL {
                             "warning: the edit-line history was not saved: "
                                 + TerminalText.visible(error.description) + "\n", to: .error, style: .warning)
                     }
-                case .wait(let wait):
+                case .wait(let wait) where !stop:
                     // A paste meanwhile comes bracketed, and waits whole for the edit line.
-                    editor.takingPastes { live?.wait(wait, interruptible: true) }
+                    let ended = editor.takingPastes { live?.wait(wait, interruptible: true) } ?? []
+                    results.record(ended, line: number, presenter: frontend.presenter)
+                    stop = options.strict && ended.contains { if case .error = $0 { true } else { false } }
+                case .wait:
+                    break
                 case .playTour(let chapter, let speed):
                     TourPlayer(
                         editor: editor, console: console, speed: speed, chapter: chapter, userHistory: entered
@@ -80,8 +91,15 @@ struct TerminalREPL {
                     break
                 }
             }
+            if stop {
+                results.stop(at: number)
+                console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+                break
+            }
         }
-        return Draftline.ExitStatus.success
+        let written = reports?.write(results, at: frontend.session.clock()) ?? true
+        guard written else { return Draftline.ExitStatus.unusable }
+        return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
     }
 
     private static func installSignals(_ console: Console) {

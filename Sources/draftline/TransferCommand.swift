@@ -10,10 +10,14 @@ enum TransferCommand {
     static func run(
         _ transfer: Options.Transfer, dataDirectory: String, openData: () throws(StoreError) -> DataDirectory
     ) -> Int32 {
+        // Whether the data directory opened: a store error after it, in an import, is
+        // messages that could not be stored.
+        var opened = false
         /// The history, with the contacts deciding what a file that records no kinds meant.
         func open() throws(TransferError) -> HistoryTransfer {
             do throws(StoreError) {
                 let data = try openData()
+                opened = true
                 var contacts: ContactBook?
                 return HistoryTransfer(history: data.history) { name in
                     if contacts == nil { contacts = data.loadContacts() }
@@ -68,7 +72,8 @@ enum TransferCommand {
             let verb = if case .importing = transfer { "import" } else { "export" }
             Console.write(
                 "draftline \(verb): \(TerminalText.visible(error.description, keepNewlines: false))\n", to: .error)
-            return Draftline.ExitStatus.failure
+            if case .store = error, opened, case .importing = transfer { return Draftline.ExitStatus.notStored }
+            return Draftline.ExitStatus.unusable
         }
     }
 

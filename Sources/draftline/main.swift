@@ -6,7 +6,7 @@ import Glibc
 if let problem = StandardDescriptors.ensureOpen() {
     let line = Array("draftline: \(problem)\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
+    exit(Draftline.ExitStatus.unusable)
 }
 setlocale(LC_ALL, "")
 exit(Draftline.main(arguments: Array(CommandLine.arguments.dropFirst())))

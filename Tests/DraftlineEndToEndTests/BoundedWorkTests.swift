@@ -32,7 +32,7 @@ struct BoundedWorkTests {
         let file = fixture.root + "/deep.xml"
         try Fixture.nestedXML(depth: 10_000).write(to: URL(fileURLWithPath: file))
         let result = try fixture.runPiped("", arguments: ["import", file, "--data-dir", data])
-        #expect(result.status == 1, "\(result.error)")
+        #expect(result.status == 2, "\(result.error)")
         #expect(result.error.split(separator: "\n").count == 1)
         #expect(result.error.contains("nests deeper than"))
         #expect(!FileManager.default.fileExists(atPath: data), "nothing made")

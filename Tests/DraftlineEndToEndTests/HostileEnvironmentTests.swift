@@ -198,7 +198,7 @@ struct HostileEnvironmentTests {
             FileManager.default.createFile(
                 atPath: notes, contents: Data("mine".utf8), attributes: [.posixPermissions: 0o644]))
         let result = try run("", arguments: ["--data-dir", notes])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.error.contains("not a directory"))
         #expect(mode(notes) == 0o644)
     }
@@ -209,7 +209,7 @@ struct HostileEnvironmentTests {
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
         #expect(chmod(shared, mode_t(permissions)) == 0)
         let result = try run("/open alice\nhi\n", arguments: ["--data-dir", shared])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.error.contains("shared"), "\(result.error)")
         #expect(result.error.split(separator: "\n").count == 1)
         #expect(mode(shared) == permissions)
@@ -225,7 +225,7 @@ struct HostileEnvironmentTests {
         try FileManager.default.removeItem(atPath: data + "/lock")
         try FileManager.default.createSymbolicLink(atPath: data + "/lock", withDestinationPath: outside)
         let result = try run("/open alice\n")
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.error.contains("symbolic link"))
         #expect(mode(outside) == 0o644)
     }
@@ -236,7 +236,7 @@ struct HostileEnvironmentTests {
         try FileManager.default.removeItem(atPath: data + "/lock")
         try FileManager.default.createSymbolicLink(atPath: data + "/lock", withDestinationPath: target)
         let result = try run("/open alice\n")
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
@@ -244,19 +244,19 @@ struct HostileEnvironmentTests {
 
     @Test func controlBytesInArgumentsAndEnvironmentAreShownHarmlessly() throws {
         let option = try run("", arguments: ["--\u{1B}]0;TITLE\u{07}"])
-        #expect(option.status == 64)
+        #expect(option.status == 2)
         #expect(option.error.contains("^[]0;TITLE^G"))
         #expect(option.error == "draftline: unknown option '--^[]0;TITLE^G'\n(draftline --help shows the usage)\n")
         #expect(Self.controlBytes(option.error).isEmpty)
         let path = try run("", arguments: ["--data-dir", "/etc/passwd/\u{1B}[2Jx"])
-        #expect(path.status == 1)
+        #expect(path.status == 2)
         #expect(path.error.contains("^[[2J"), "\(path.error)")
         #expect(Self.controlBytes(path.error).isEmpty)
         let environment = try Fixture.run(
             Fixture.executable, arguments: [],
             environment: fixture.environment(["HOME": "/etc/passwd/\u{1B}]52;c;eA==\u{07}", "XDG_DATA_HOME": ""]),
             timeout: 20)
-        #expect(environment.status == 1)
+        #expect(environment.status == 2)
         let shown = String(decoding: environment.error, as: UTF8.self)
         #expect(shown.contains("^[]52;c;eA==^G"), "\(shown)")
         #expect(Self.controlBytes(shown).isEmpty)

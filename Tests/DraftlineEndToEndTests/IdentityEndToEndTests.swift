@@ -35,7 +35,7 @@ struct IdentityEndToEndTests {
     @Test func anIdentityThatIsNoUserIsRefusedBeforeAnythingIsWritten() throws {
         let trace = fixture.root + "/trace.jsonl"
         let result = try draftline("/open alice\nhello\n", ["--as", "tweet_5", "--trace-file", trace])
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(result.error == refusal("alice, bob, carol, dmitri, me, mei"))
         #expect(!FileManager.default.fileExists(atPath: fixture.dataDirectory))
@@ -61,7 +61,7 @@ struct IdentityEndToEndTests {
         #expect(try draftline("/open u00\nhi\n", []).status == 0)
         let before = snapshot()
         let result = try draftline("/open u00\nhello\n", ["--as", "tweet_5"])
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(result.error == refusal("alice, bob, carol, dmitri, me, mei, u00, u01, u02, u03, u04, u05 and 14 more"))
         #expect(snapshot() == before)
         #expect(try fixture.messages(in: "u00").map(\.content) == ["hi"])
@@ -74,7 +74,7 @@ struct IdentityEndToEndTests {
             FileManager.default.createFile(
                 atPath: fixture.dataDirectory + "/contacts.plist", contents: Data("not a plist".utf8)))
         let result = try draftline("/open alice\nhello\n", ["--as", "tweet_5"])
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(
             result.error
                 == refusal(

@@ -73,13 +73,13 @@ struct OwnedFilesTests {
         try running.waitFor("you: hi")
         let lock = inode(data + "/lock")
         let export = try run("", ["export", data + "/lock", "--data-dir", data])
-        #expect(export.status == 1)
+        #expect(export.status == 2)
         #expect(export.error.contains("is inside the data directory"), "\(export.error)")
         #expect(inode(data + "/lock") == lock)
         let segment = data + "/chats/alice/00000000.plist"
         let before = try Data(contentsOf: URL(fileURLWithPath: segment))
         let trace = try run("/open alice\n", ["--data-dir", data, "--trace-file", segment])
-        #expect(trace.status == 64)
+        #expect(trace.status == 2)
         #expect(trace.error.contains("is inside the data directory"), "\(trace.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == before)
         try running.write("/quit\n")
@@ -94,12 +94,12 @@ struct OwnedFilesTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: data)
         for path in [link + "/chats/alice/00000000.plist", data + "/chats/../recent", link + "/new-file"] {
             let export = try run("", ["export", path, "--data-dir", data])
-            #expect(export.status == 1 && export.error.contains("is inside the data directory"), "\(path)")
+            #expect(export.status == 2 && export.error.contains("is inside the data directory"), "\(path)")
         }
         let hard = fixture.root + "/hard"
         #expect(Glibc.link(data + "/chats/alice/00000000.plist", hard) == 0)
         let trace = try run("/open alice\n", ["--data-dir", data, "--trace-file", hard])
-        #expect(trace.status == 64 && trace.error.contains("other names"), "\(trace.error)")
+        #expect(trace.status == 2 && trace.error.contains("other names"), "\(trace.error)")
         #expect(try fixture.messages(in: "alice").map(\.content) == ["hi"])
     }
 
@@ -118,7 +118,7 @@ struct OwnedFilesTests {
         }
         let before = kind(path)
         let export = try run("", ["export", path, "--data-dir", data])
-        #expect(export.status == 1)
+        #expect(export.status == 2)
         #expect(export.error.split(separator: "\n").count == 1 && export.error.contains("not a regular file"))
         #expect(kind(path) == before)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept")
@@ -199,7 +199,7 @@ struct OwnedFilesTests {
 
     @Test func aBadTraceFileChangesNothing() throws {
         let result = try run("", ["--data-dir", data, "--trace-file", fixture.root])
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: data), "the data directory was made")
     }
@@ -209,7 +209,7 @@ struct OwnedFilesTests {
     ])
     func badValuesAreOneLineEach(_ arguments: [String], _ shown: String) throws {
         let result = try run("", ["--data-dir", data] + arguments)
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(
             result.error.hasPrefix("draftline: ") && result.error.split(separator: "\n").first?.contains(shown) == true)
         #expect(!result.error.split(separator: "\n").contains("b'"))
@@ -224,7 +224,7 @@ struct OwnedFilesTests {
             "/bin/sh", arguments: ["-c", script, Fixture.executable, data, input], environment: fixture.environment(),
             timeout: 20)
         let error = String(decoding: result.error, as: UTF8.self)
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(error.split(separator: "\n").count == 1 && error.contains("standard input"), "\(error)")
     }
 }

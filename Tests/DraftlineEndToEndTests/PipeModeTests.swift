@@ -60,9 +60,9 @@ struct PipeModeTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["first", "second"])
     }
 
-    @Test func usageErrorsExit64AndHelpAndVersionExitZero() throws {
+    @Test func usageErrorsExitTwoAndHelpAndVersionExitZero() throws {
         let bad = try fixture.runPiped("", arguments: ["--bogus"])
-        #expect(bad.status == 64)
+        #expect(bad.status == 2)
         #expect(bad.error.hasPrefix("draftline: unknown option '--bogus'"))
         let help = try fixture.runPiped("", arguments: ["--help"])
         #expect(help.status == 0 && help.output.hasPrefix("usage: draftline"))
@@ -164,7 +164,7 @@ struct ExpectationTests {
             "/expect draft privateMessage_alice media 1", "/expect sideways",
         ]
         let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
-        #expect(result.status == 0)
+        #expect(result.status == 1)
         for held in [
             "ok: last message is \"hello\"", "ok: draft privateMessage_alice is \"more\"",
             "ok: no draft for privateMessage_bob", "ok: screen is home",
@@ -196,7 +196,7 @@ struct ExpectationTests {
         let result = try Fixture.run(
             Fixture.executable, arguments: ["--data-dir", fixture.dataDirectory],
             environment: fixture.environment(["SOURCE_DATE_EPOCH": value]), timeout: 20)
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(String(decoding: result.error, as: UTF8.self).contains("SOURCE_DATE_EPOCH"))
         #expect(String(decoding: result.error, as: UTF8.self).contains(why))
     }
@@ -286,7 +286,7 @@ struct TraceFileTests {
         }
         let result = try fixture.runPiped(
             "/open alice\nhi\n", arguments: ["--data-dir", fixture.dataDirectory, "--trace-file", path])
-        #expect(result.status == 64)
+        #expect(result.status == 2)
         #expect(result.error.hasPrefix("draftline: cannot write the trace file"), "\(result.error)")
         #expect(try fixture.messages(in: "alice").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: fixture.root + "/target"))

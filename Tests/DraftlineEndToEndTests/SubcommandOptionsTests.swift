@@ -99,13 +99,13 @@ struct SubcommandOptionsTests {
         (["--data-dir", "D", "--bogus", "import", "F"], "unknown option '--bogus'"),
     ]
 
-    /// Each usage error is one line and the pointer, status 64, and writes nothing: no
+    /// Each usage error is one line and the pointer, status 2, and writes nothing: no
     /// data directory, no file.
     @Test(arguments: usageErrors)
     func aCommandLineThatCannotRunIsOneLine(_ arguments: [String], _ message: String) throws {
         let file = fixture.root + "/out.plist"
         let (status, output, error) = try draftline(arguments, data: fixture.dataDirectory, file: file)
-        #expect(status == 64)
+        #expect(status == 2)
         #expect(output.isEmpty)
         #expect(error == "draftline: \(message)\n(draftline --help shows the usage)\n")
         #expect(!FileManager.default.fileExists(atPath: fixture.dataDirectory))

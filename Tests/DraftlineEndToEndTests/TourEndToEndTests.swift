@@ -61,7 +61,7 @@ struct TourEndToEndTests {
 
     @Test func tourNeedsATerminal() throws {
         let result = try fixture.runPiped("", arguments: ["--tour"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.error == "draftline: the tour types into the edit line, so it needs a terminal\n")
         let inside = try fixture.runPiped("/tour\n")
         #expect(inside.error.contains("needs a terminal"))

@@ -1,0 +1,45 @@
+import DraftKit
+import DraftlineREPL
+import Foundation
+
+/// `--report tap|junit FILE`: each file checked when draftline starts, as the trace file
+/// is (never inside the data directory, never anything but a regular file), and written
+/// when the run ends, whole (replaced atomically, mode 0600).
+struct ReportFiles {
+    private let files: [(file: Options.ReportFile, output: OutputPath)]
+
+    /// Checks each path; the error says which cannot be written and why.
+    init(_ files: [Options.ReportFile], dataDirectory: String?) throws(UsageError) {
+        var checked: [(Options.ReportFile, OutputPath)] = []
+        for file in files {
+            do throws(OutputPathError) {
+                checked.append((file, try OutputPath(file.path, dataDirectory: dataDirectory)))
+            } catch {
+                throw UsageError("cannot write the \(file.format.rawValue) report: \(error.message)")
+            }
+        }
+        self.files = checked
+    }
+
+    /// Writes every report of `results`, dated `time`; says in one line each report that
+    /// could not be written, and returns whether all were.
+    func write(_ results: ScriptResults, at time: Date) -> Bool {
+        var written = true
+        for (file, output) in files {
+            let text: String
+            switch file.format {
+            case .tap: text = results.tap()
+            case .junit:
+                let name = URL(fileURLWithPath: file.path).deletingPathExtension().lastPathComponent
+                text = results.junit(suite: name.isEmpty ? "draftline" : name, timestamp: time)
+            }
+            do throws(OutputPathError) { try output.replace(with: Data(text.utf8)) } catch {
+                Console.write(
+                    "draftline: the \(file.format.rawValue) report was not written: "
+                        + TerminalText.visible(error.message, keepNewlines: false) + "\n", to: .error)
+                written = false
+            }
+        }
+        return written
+    }
+}
