@@ -87,6 +87,36 @@ extension LineEditor {
         lastRecalled = now
         isShowingRecall = true
     }
+    /// Puts the user's own line back whole when libedit has just come back to it (Down past
+    /// the newest line, `^G` in a search): libedit saves only the first ``savedLineLimit``
+    /// characters of the line at the first recall (`EL_BUFSIZ`) and brings the rest back as
+    /// NULs. Such a line is as long as the user's and differs from it only by NULs; their
+    /// text is written back over it in place and the line drawn again. Called before the
+    /// next key is waited for, so the line is whole on the screen and for whatever key comes.
+    ///
+    /// Wraps `el_wline`, `el_set(EL_REFRESH)`.
+    func restoreReturnedLine() {
+        guard isReading, isShowingRecall, !consultedSinceKey, let own = ownLine,
+            let info = el_wline(editLine), let start = info.pointee.buffer
+        else { return }
+        let length = info.pointee.lastchar - start
+        guard length > Self.savedLineLimit else { return }
+        let text = own.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        guard text.count == length else { return }
+        let buffer = UnsafeMutablePointer(mutating: start)
+        var differs = false
+        for index in 0..<length where buffer[index] != text[index] {
+            guard buffer[index] == 0 else { return }
+            differs = true
+        }
+        guard differs else { return }
+        for index in 0..<length { buffer[index] = text[index] }
+        _ = dl_el_refresh(editLine)
+    }
+
+    /// How much of the line libedit keeps when a recall replaces it (`EL_BUFSIZ`).
+    static let savedLineLimit = 1024
+
     /// A line without the incremental search's prompt that emacs `^R` draws after it
     /// (`\nbck:` or `\nfwd:`, `?` when failing, then the pattern).
     static func withoutSearchPrompt(_ line: Line) -> String {

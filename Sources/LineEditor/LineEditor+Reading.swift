@@ -10,6 +10,7 @@ extension LineEditor {
     static let readTrampoline: @convention(c) (OpaquePointer?, UnsafeMutablePointer<wchar_t>?) -> Int32 = {
         el, out in
         guard let editor = from(el) else { return -1 }
+        editor.restoreReturnedLine()
         let result = editor.nextKey()
         if case .key(let key) = result {
             editor.keysRead += 1

@@ -508,3 +508,98 @@ extension LineOriginTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["shown at once\n"])
     }
 }
+
+// MARK: - A long line in and out of libedit
+
+extension LineOriginTests {
+    /// Ways a line goes out of libedit and back in, each ending with the line in alice's
+    /// edit line.
+    enum LongLinePath: String, CaseIterable, CustomTestStringConvertible {
+        case upThenDown, searchThenCancel, searchThenCtrlC, commandKeyAndBack, leaveAndBack, failedCommand
+        case resize, refusedEnter
+
+        var testDescription: String { rawValue }
+    }
+
+    /// D13 and every other way out of libedit and back: a line longer than libedit's saved
+    /// copy of the line (1,024 characters) comes back whole, text and cursor. Up then
+    /// Down and `^R` then `^G` brought its end back as NULs. Each path ends with `^X b`,
+    /// and the draft map at home shows what the edit line held, to the last character.
+    @Test(arguments: LongLinePath.allCases)
+    func aLongLineComesBackWhole(_ path: LongLinePath) throws {
+        let terminal = try start()
+        try enterIntoHistory(terminal, "bob", "an earlier line")
+        try terminal.open("alice")
+        try terminal.waitFor("\u{1B}[?2004h")
+        // Five times libedit's copy (longer makes `^R` slow: libedit matches its pattern at
+        // every place in the line, each match a regular expression compiled anew).
+        let long = "start " + String(repeating: "0123456789", count: 500) + " END"
+        var expected = long + "!"
+        if path == .failedCommand {
+            try terminal.send("/opne ")
+            expected = "/opne " + expected
+        }
+        try terminal.send(Self.paste(long))
+        try terminal.send("!")  // a key after the paste: it has been read whole
+        try terminal.waitFor("!", timeout: 60)
+        switch path {
+        case .upThenDown:
+            try terminal.send("\u{1B}[A")
+            try terminal.waitFor("open alice")
+            try terminal.send("\u{1B}[B")
+        case .searchThenCancel:
+            try terminal.send("\u{12}earl")
+            try terminal.waitFor("earlier line")
+            try terminal.send("\u{7}")
+        case .searchThenCtrlC:
+            try terminal.send("\u{12}earl")
+            try terminal.waitFor("earlier line")
+            try terminal.send("\u{3}")
+            try terminal.waitFor("on the undo stack: /undo brings it back", timeout: 60)
+            try terminal.waitForPrompt("alice> ", timeout: 60)
+            try terminal.send("/undo\r")
+            try terminal.waitFor("is back: \"start 0123", timeout: 60)
+        case .commandKeyAndBack:
+            try terminal.send("\u{18}/")
+            try terminal.waitForPrompt("command: /", timeout: 60)
+            try terminal.send("chats\r")
+            try terminal.waitFor("Draft: start 0123", timeout: 60)
+        case .leaveAndBack:
+            try terminal.send("\u{18}b")
+            try terminal.waitForPrompt("draftline> ", timeout: 60)
+            try terminal.send("/open alice\r")
+        case .failedCommand:
+            try terminal.send("\r")
+            try terminal.waitFor("unknown command '/opne'", timeout: 60)
+        case .resize:
+            terminal.resize(rows: 12, columns: 50)
+            try terminal.send("\u{18}d")
+            try terminal.waitFor("edit line: ", timeout: 60)
+            terminal.resize(rows: 24, columns: 80)
+            try terminal.send("\u{18}d")
+            try terminal.waitFor("edit line: ", timeout: 60)
+        case .refusedEnter:
+            // Over 64 KiB with a second paste, under the limit itself (the "!" between them).
+            let more = String(repeating: "y", count: 62_000)
+            try terminal.send(Self.paste(more))
+            try terminal.send("?")
+            try terminal.waitFor("?", timeout: 60)
+            try terminal.send("\r")
+            try terminal.waitFor("nothing was sent: it is on the undo stack", timeout: 60)
+            try terminal.waitForPrompt("alice> ", timeout: 60)
+            try terminal.send("/undo\r")
+            try terminal.waitFor("is back: \"start 0123", timeout: 60)
+            expected += more + "?"
+        }
+        // The line is in the edit line again: kept as the draft, it shows what libedit holds.
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ", timeout: 60)
+        let shown = try terminal.drafts(prompt: "draftline> ")
+        let count = expected.unicodeScalars.count
+        #expect(
+            shown.contains("privateMessage_alice  \"\(expected)\"  cursor \(count)  media 0"),
+            "\(shown.count) characters shown; NULs: \(shown.components(separatedBy: "^@").count - 1)")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+}
