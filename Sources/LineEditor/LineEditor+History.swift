@@ -68,6 +68,9 @@ extension LineEditor {
             lastRecalled = nil
             pasted = ownPasted
             remember(lineState)
+            // libedit saves the line again at the next recall: what the user types from here
+            // on is their own line then, not this one.
+            ownLine = nil
             return
         }
         consultedSinceKey = false

@@ -602,4 +602,28 @@ extension LineOriginTests {
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").isEmpty)
     }
+
+    /// D14: each return to one's own line makes it the user's again, the second too: after
+    /// Up, Down, typing, Up, Down, the line deleted with `^U` is gone (the user deleted
+    /// it), not brought back as the draft or put on the undo stack with a notice.
+    @Test(arguments: [true, false])
+    func aSecondReturnAfterTypingLeavesTheLineTheUsers(inChat: Bool) throws {
+        let terminal = try start()
+        try enterIntoHistory(terminal, "bob", "an earlier line")
+        let prompt = inChat ? "alice> " : "draftline> "
+        if inChat { try terminal.open("alice") }
+        for typed in ["e1", "X2"] {
+            try terminal.send(typed)
+            try terminal.send("\u{1B}[A")
+            try terminal.waitFor(inChat ? "open alice" : "earlier line")
+            try terminal.send("\u{1B}[B")
+            try terminal.waitFor(typed)
+        }
+        try terminal.send("\u{15}/drafts\r")
+        let shown = try terminal.waitForPrompt(prompt)
+        #expect(shown.contains("no drafts in memory") && !shown.contains("undo"), "\(shown)")
+        let line = try terminal.drafts(prompt: prompt)
+        #expect(line.contains("edit line: \"\"  cursor 0") && !line.contains("undo stack"), "\(line)")
+        #expect(try terminal.quit() == .exited(0))
+    }
 }
