@@ -15,6 +15,9 @@ public struct ContactBook: Sendable {
     public private(set) var skipped = 0
     /// Why `contacts.plist` could not be used at all, when it exists but is unusable.
     public private(set) var problem: String?
+    /// The call that failed, when `contacts.plist` could not be read (rather than did not
+    /// parse): who is a contact is then not known, and nothing may be decided from it.
+    public private(set) var readFailure: FileError?
 
     /// The demo contacts every draftline has, so `/open` has people to talk to on first run.
     public static let demo: [Contact] = [
@@ -27,10 +30,11 @@ public struct ContactBook: Sendable {
         index = nil
     }
 
-    private init(index: ContactIndex?, problem: String?) {
+    private init(index: ContactIndex?, problem: String?, readFailure: FileError? = nil) {
         known = Dictionary(Self.demo.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         self.index = index
         self.problem = problem
+        self.readFailure = readFailure
         skipped = index?.skipped ?? 0
     }
 
@@ -42,7 +46,10 @@ public struct ContactBook: Sendable {
             return load(from: root, temporary: try? root.subdirectory("tmp"))
         } catch {
             return ContactBook(
-                index: nil, problem: "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here")
+                index: nil,
+                problem:
+                    "contacts.plist cannot be read (\(error.path): \(error.reason)): only the demo contacts are here",
+                readFailure: error)
         }
     }
 
@@ -52,7 +59,7 @@ public struct ContactBook: Sendable {
         do throws(ContactIndex.Problem) {
             return ContactBook(index: try ContactIndex.open(in: root, temporary: temporary), problem: nil)
         } catch {
-            return ContactBook(index: nil, problem: error.message)
+            return ContactBook(index: nil, problem: error.message, readFailure: error.failure)
         }
     }
 
@@ -61,13 +68,14 @@ public struct ContactBook: Sendable {
     public static func write(_ contacts: [Contact], directory: String) throws(StoreError) {
         let list = contacts.map { ["global_key": $0.key.rawValue, "name": $0.name] }
         guard let data = try? PropertyListSerialization.data(fromPropertyList: list, format: .binary, options: 0) else {
-            throw .unavailable("cannot encode the contacts")
+            throw .unavailable(
+                FileError("encode", path: directory + "/" + ContactIndex.sourceName, refusal: .unencodable))
         }
-        do {
+        do throws(FileError) {
             let directories = try HistoryDirectories(path: directory)
-            try directories.root.replace(ContactIndex.sourceName, with: data, temporary: directories.temporary)
+            _ = try directories.root.replace(ContactIndex.sourceName, with: data, temporary: directories.temporary)
         } catch {
-            throw .unavailable(error.description)
+            throw .unavailable(error)
         }
     }
 

@@ -42,13 +42,13 @@ extension Presenter {
         case .nothingToKeepDraftFor:
             return "no chat is open here to keep a draft for: the key did nothing; empty the line to leave"
         case .notSentSetAside(let reason, let text):
-            return "message not sent (\(reason)): '\(text)' is on the undo stack (/undo brings it back)"
+            return "message not sent (\(Self.describe(reason))): '\(text)' is on the undo stack (/undo brings it back)"
         case .notSent(let reason):
-            return "message not sent (\(reason)); your text is kept as the draft"
+            return "message not sent (\(Self.describe(reason))); your text is kept as the draft"
         case .peerReplyNotStored(let peer, let reason):
-            return "\(peer)'s answer could not be stored (\(reason)); nothing of yours changed"
+            return "\(peer)'s answer could not be stored (\(Self.describe(reason))); nothing of yours changed"
         case .historyUnreadable(let reason):
-            return "cannot read history: \(reason)"
+            return Self.describe(reason)
         case .fileMissing(let path):
             return "cannot attach '\(path)': no such file"
         case .fileUnusable(let path, let problem):

@@ -8,7 +8,7 @@ extension Presenter {
         let count: String
         switch profile.messageCount {
         case .success(let number): count = String(number)
-        case .failure(let error): count = "unknown (\(Self.flat(error.description)))"
+        case .failure(let error): count = "unknown (\(Self.flat(Self.describe(error))))"
         }
         let draft =
             profile.waitingDrafts.isEmpty

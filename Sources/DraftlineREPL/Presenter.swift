@@ -124,7 +124,7 @@ public struct Presenter {
 
     static func describe(_ warning: Report.Warning) -> String {
         switch warning {
-        case .store(let warning): return warning.description
+        case .store(let warning): return describe(warning)
         case .contactsSkipped(let count):
             return "\(count) entries of contacts.plist have no valid global_key and were skipped"
         case .contacts(let problem): return problem

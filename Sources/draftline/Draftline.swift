@@ -142,7 +142,7 @@ enum Draftline {
                 Console.write(
                     "warning: "
                         + TerminalText.visible(
-                            Presenter().presenceNotAnnounced(options.identity, reason: error.description),
+                            Presenter().presenceNotAnnounced(options.identity, reason: Presenter.describe(error)),
                             keepNewlines: false) + "\n", to: .error)
             }
             let peers =
@@ -197,7 +197,7 @@ enum Draftline {
 
         var description: String {
             switch self {
-            case .store(let error): return error.description
+            case .store(let error): return Presenter.describe(error)
             }
         }
     }

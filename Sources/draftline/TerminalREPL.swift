@@ -49,6 +49,7 @@ struct TerminalREPL {
         }
         // The edit line's history in memory: the file's lines at start and this session's.
         var entered = lineHistory.load()
+        var lineHistoryFailed = false
         do { try editor.setHistory(entered) } catch {
             console.write("warning: the edit-line history was not loaded: \(error)\n", to: .error, style: .warning)
         }
@@ -72,9 +73,14 @@ struct TerminalREPL {
                     try? editor.addHistory(line)
                     entered = Array((entered + [line]).suffix(lineHistory.limit))
                     do throws(StoreError) { try lineHistory.append(line) } catch {
-                        console.write(
-                            "warning: the edit-line history was not saved: "
-                                + TerminalText.visible(error.description) + "\n", to: .error, style: .warning)
+                        // Said once: on a read-only data directory every line would say it again.
+                        if !lineHistoryFailed {
+                            console.write(
+                                "warning: the edit-line history was not saved: "
+                                    + TerminalText.visible(Presenter.describe(error)) + "\n", to: .error,
+                                style: .warning)
+                        }
+                        lineHistoryFailed = true
                     }
                 case .wait(let wait) where !stop:
                     // A paste meanwhile comes bracketed, and waits whole for the edit line.

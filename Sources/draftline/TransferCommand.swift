@@ -19,9 +19,11 @@ enum TransferCommand {
                 let data = try openData()
                 opened = true
                 var contacts: ContactBook?
-                return HistoryTransfer(history: data.history) { name in
-                    if contacts == nil { contacts = data.loadContacts() }
-                    return (try? GlobalKey(validating: name)).flatMap { contacts?[$0] } != nil
+                return HistoryTransfer(history: data.history) { (name: String) throws(FileError) -> Bool in
+                    let book = contacts ?? data.loadContacts()
+                    contacts = book
+                    if let failure = book.readFailure { throw failure }
+                    return (try? GlobalKey(validating: name)).flatMap { book[$0] } != nil
                 }
             } catch {
                 throw .store(error)
@@ -69,17 +71,23 @@ enum TransferCommand {
             }
             return Draftline.ExitStatus.success
         } catch {
-            let verb = if case .importing = transfer { "import" } else { "export" }
+            let importing = if case .importing = transfer { true } else { false }
+            let words = Presenter.describe(error, importing: importing)
             Console.write(
-                "draftline \(verb): \(TerminalText.visible(error.description, keepNewlines: false))\n", to: .error)
-            if case .store = error, opened, case .importing = transfer { return Draftline.ExitStatus.notStored }
+                "draftline \(importing ? "import" : "export"): \(TerminalText.visible(words, keepNewlines: false))\n",
+                to: .error)
+            // Messages that could not be stored: an import that stopped, or whose store failed
+            // once the data directory was open.
+            if case .importStopped = error { return Draftline.ExitStatus.notStored }
+            if case .store = error, opened, importing { return Draftline.ExitStatus.notStored }
             return Draftline.ExitStatus.unusable
         }
     }
 
     private static func warn(_ warnings: [StoreWarning]) {
         for warning in warnings {
-            Console.write("warning: \(TerminalText.visible(warning.description, keepNewlines: false))\n", to: .error)
+            Console.write(
+                "warning: \(TerminalText.visible(Presenter.describe(warning), keepNewlines: false))\n", to: .error)
         }
     }
 }

@@ -75,12 +75,18 @@ struct HistoryStoreContractTests {
     func aFailedAppendChangesNothing(_ kind: Kind) throws {
         let history = try store(kind)
         try history.append(Self.message("kept", Self.alice), to: Self.alice)
+        // The store in memory is told; the files' every call that changes the disk fails, as
+        // on a full disk.
+        let fullDisk = FaultPlan([FaultPlan.Rule(failing: 0, with: ENOSPC, onward: true, changesOnly: true)])
         switch history {
-        case let memory as InMemoryHistory: memory.nextAppendFailure = .unavailable("disk full")
-        case let files as PropertyListHistory: files.failWrites(with: ENOSPC)
+        case let memory as InMemoryHistory:
+            memory.nextAppendFailure = .unavailable(FileError("write", path: "memory", code: ENOSPC))
+        case is PropertyListHistory: break
         default: Issue.record("no way to make \(kind) fail")
         }
-        #expect(throws: StoreError.self) { try history.append(Self.message("lost", Self.alice), to: Self.alice) }
+        FaultPlan.withActive(fullDisk) {
+            #expect(throws: StoreError.self) { try history.append(Self.message("lost", Self.alice), to: Self.alice) }
+        }
         #expect(try history.recentMessages(in: Self.alice, limit: 9).value.map(\.content) == ["kept"])
         #expect(try history.messageCount(in: Self.alice).value == 1)
     }

@@ -24,7 +24,7 @@ struct ImportTogetherTests {
         func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
             if let run = before {
                 before = nil
-                do { try run() } catch { throw .unavailable("the other import failed: \(error)") }
+                do { try run() } catch { throw .unavailable(FileError("import", path: "\(error)", code: EIO)) }
             }
             return try inner.exclusively(body)
         }

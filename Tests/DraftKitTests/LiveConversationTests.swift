@@ -183,7 +183,8 @@ struct DemoPeerFailureTests {
             lines == [
                 OutputLine(
                     .error,
-                    "bob's answer could not be stored (write: No space left on device); nothing of yours changed")
+                    "bob's answer could not be stored (could not write history: write: No space left on device); "
+                        + "nothing of yours changed")
             ])
         #expect(
             me.session.drafts.text(for: InputTarget.privateChat(LiveConversationTests.bobKey).draftKey)?.text == "half")

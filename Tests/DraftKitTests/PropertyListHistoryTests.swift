@@ -46,9 +46,12 @@ struct PropertyListHistoryTests {
         #expect(try history.messageCount(in: alice).value == 19)
         // A write that fails part way: the cache covers only what is on disk.
         let bob = ChatID("bob")!
-        history.faults = { operation, path in operation == "write" && path.hasSuffix("/00000001.plist") ? ENOSPC : 0 }
-        #expect(throws: StoreError.self) { try history.appendAll((0..<10).map { message("b\($0)") }, to: bob) }
-        history.faults = nil
+        let secondSegment = FaultPlan([
+            FaultPlan.Rule(failing: 0, with: ENOSPC, onward: true, call: "renameat", pathSuffix: "/bob/00000001.plist")
+        ])
+        FaultPlan.withActive(secondSegment) {
+            #expect(throws: StoreError.self) { try history.appendAll((0..<10).map { message("b\($0)") }, to: bob) }
+        }
         let bobCache = history.segments.countFile(in: try #require(try history.chatDirectory(bob)))
         #expect(bobCache.read().segments == 1 && bobCache.read().messages == 4)
         #expect(try history.messageCount(in: bob).value == 4)
@@ -78,7 +81,7 @@ struct PropertyListHistoryTests {
         for count in 1...70 {
             try history.append(message("m\(count)"), to: alice)
             let fresh = try PropertyListHistory(directory: data, segmentCapacity: 1)
-            #expect(fresh.lastSegment(of: alice) == count - 1)
+            #expect(try fresh.lastSegment(of: alice) == count - 1)
         }
     }
 
@@ -90,7 +93,7 @@ struct PropertyListHistoryTests {
             try FileManager.default.removeItem(atPath: link)
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
             let fresh = try PropertyListHistory(directory: data, segmentCapacity: 2)
-            #expect(fresh.lastSegment(of: alice) == 3, "link to \(target)")
+            #expect(try fresh.lastSegment(of: alice) == 3, "link to \(target)")
         }
         try FileManager.default.removeItem(atPath: link)
         #expect(try PropertyListHistory(directory: data, segmentCapacity: 2).lastSegment(of: alice) == 3)
@@ -119,7 +122,9 @@ struct PropertyListHistoryTests {
         #expect(reading.value.map(\.content) == ["m4", "m5"])
         let warnings = reading.warnings
         #expect(warnings.count == 1)
-        #expect(warnings.first?.description.contains("moved aside as chats/alice/00000000.plist.corrupt-") == true)
+        #expect(
+            warnings.first.map(Presenter.describe)?.contains("moved aside as chats/alice/00000000.plist.corrupt-")
+                == true)
         let aside = scratch.names(in: "data/chats/alice").filter { $0.contains(".corrupt-") }
         #expect(aside.count == 1)
         #expect(FileManager.default.contents(atPath: data + "/chats/alice/" + aside[0]) == damage)
@@ -139,16 +144,16 @@ struct PropertyListHistoryTests {
         #expect(warnings.count == 1, "\(warnings)")
     }
 
-    @Test(arguments: ["write", "fsync"])
+    @Test(arguments: ["write", "fdatasync"])
     func aFailedWriteLeavesTheOldDataAndNoTemporaryFile(_ operation: String) throws {
         let history = try PropertyListHistory(directory: data, segmentCapacity: 4)
         try history.append(message("m0"), to: alice)
         let before = FileManager.default.contents(atPath: data + "/chats/alice/00000000.plist")
-        history.faults = { failing, _ in failing == operation ? ENOSPC : 0 }
-        #expect(throws: StoreError.self) { try history.append(self.message("m1"), to: alice) }
+        FaultPlan.withActive(FaultPlan([FaultPlan.Rule(failing: 0, with: ENOSPC, onward: true, call: operation)])) {
+            #expect(throws: StoreError.self) { try history.append(self.message("m1"), to: alice) }
+        }
         #expect(FileManager.default.contents(atPath: data + "/chats/alice/00000000.plist") == before)
         #expect(scratch.names(in: "data/tmp") == [])
-        history.faults = nil
         try history.append(message("m2"), to: alice)
         #expect(try history.recentMessages(in: alice, limit: 10).value.map(\.content) == ["m0", "m2"])
     }
@@ -158,13 +163,14 @@ struct PropertyListHistoryTests {
         let session = Frontend(Session(contacts: ContactBook(), history: history))
         session.handle(.line("/open alice"))
         session.handle(.line("first"))
-        history.faults = { operation, _ in operation == "write" ? ENOSPC : 0 }
-        let output = session.handle(.line("second, typed while the disk was full")).lines
+        let fullDisk = FaultPlan([FaultPlan.Rule(failing: 0, with: ENOSPC, onward: true, call: "write")])
+        let output = FaultPlan.withActive(fullDisk) {
+            session.handle(.line("second, typed while the disk was full")).lines
+        }
         #expect(output.count == 1)
         #expect(output.first?.kind == .error)
         #expect(output.first?.text.contains("No space left on device") == true)
         #expect(session.prefill?.text == "second, typed while the disk was full")
-        history.faults = nil
         session.handle(.line(session.prefill!.text))
         #expect(
             try history.recentMessages(in: ChatID("alice")!, limit: 10).value.map(\.content) == [

@@ -10,7 +10,7 @@ extension InMemoryHistory {
     /// Whether the next append fails, as a full disk would.
     var failNextAppend: Bool {
         get { nextAppendFailure != nil }
-        set { nextAppendFailure = newValue ? .unavailable("write: No space left on device") : nil }
+        set { nextAppendFailure = newValue ? .unavailable(FileError("write", path: "history", code: ENOSPC)) : nil }
     }
 
     /// Every message of a chat, oldest first.

@@ -232,6 +232,9 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     case unwritable(String)
     /// The history could not be read or written.
     case store(StoreError)
+    /// An import stopped part way: why, and what was stored before it (kept; running the
+    /// import again adds the rest).
+    case importStopped(StoreError, after: HistoryTransfer.ImportSummary)
 
     public var description: String {
         switch self {
@@ -253,7 +256,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
         case .cannotEncode(let reason): return "the export could not be encoded: \(reason)"
         case .unwritable(let reason): return "cannot write the export: \(reason); nothing was written"
-        case .store(let error): return error.description
+        case .store(let error): return "\(error)"
+        case .importStopped(let error, _): return "\(error)"
         }
     }
 }

@@ -7,10 +7,13 @@ public struct HistoryTransfer {
     /// The history read from and written to.
     public let history: any BulkHistoryStore
     /// Whether a name is a user's (in the contacts): for a file that does not say what its
-    /// chats are, `tweet_1` is then a private chat, not a thread.
-    let isUser: (String) -> Bool
+    /// chats are, `tweet_1` is then a private chat, not a thread. It throws when the
+    /// contacts cannot be read: then nothing is imported, rather than filed by a guess.
+    let isUser: (String) throws(FileError) -> Bool
 
-    public init(history: any BulkHistoryStore, isUser: @escaping (String) -> Bool = { _ in false }) {
+    public init(
+        history: any BulkHistoryStore, isUser: @escaping (String) throws(FileError) -> Bool = { _ in false }
+    ) {
         self.history = history
         self.isUser = isUser
     }
@@ -56,7 +59,11 @@ public struct HistoryTransfer {
     /// none, a key that looks like a comment thread (`tweet_123`) is a thread unless it is
     /// a user's (``isUser``), as the layout upgrade decides; other keys are private chats.
     /// A message without a `sender` gets its ``Message/author``, so exporting it again
-    /// writes who sent it; a date not every reader reads is not stored (``ImportSummary/undatable``). Nothing changes when the file cannot be used.
+    /// writes who sent it; a date not every reader reads is not stored
+    /// (``ImportSummary/undatable``). Nothing changes when the file cannot be used, or when a
+    /// chat's history cannot be read before the first append. When storing stops part way,
+    /// the error says what was stored before it (``TransferError/importStopped(_:after:)``):
+    /// running the import again adds the rest, and nothing twice.
     public func importFile(_ path: String) throws(TransferError) -> ImportSummary {
         try importChats(ChatLogFile(contentsOf: path))
     }
@@ -66,8 +73,16 @@ public struct HistoryTransfer {
         var summary = ImportSummary(skippedKeys: file.skippedKeys)
         var plan: [(ChatID, [Message])] = []
         for (key, messages) in file.chats {
-            let kind =
-                file.kinds[key] ?? (ChatID.looksLikeThread(key) && !isUser(key) ? .thread : .privateChat)
+            var kind = ChatID.Kind.privateChat
+            if let recorded = file.kinds[key] {
+                kind = recorded
+            } else if ChatID.looksLikeThread(key) {
+                do throws(FileError) {
+                    if try !isUser(key) { kind = .thread }
+                } catch {
+                    throw .store(.unavailable(error))
+                }
+            }
             guard let chat = ChatID(key, kind: kind) else {
                 summary.skippedChats.append(key)
                 continue
@@ -102,6 +117,7 @@ public struct HistoryTransfer {
             if !new.isEmpty { plan.append((chat, new)) }
         }
         for (chat, planned) in plan {
+            let before = summary
             do throws(StoreError) {
                 // Under the lock, the chat's IDs are read again: another import of the same
                 // file, running at the same time, may have stored these messages since.
@@ -116,11 +132,19 @@ public struct HistoryTransfer {
                     summary.added += messages.count
                 }
             } catch {
-                throw .store(error)
+                // What was stored before is kept and synced; the rest is left for a second run.
+                if before.added > 0 { try? history.commit() }
+                throw .importStopped(error, after: before)
             }
         }
         if summary.added > 0 {
-            do throws(StoreError) { try history.commit() } catch { throw .store(error) }
+            do throws(StoreError) {
+                try history.commit()
+            } catch {
+                // Every message is in place: the sync alone failed.
+                guard case .unavailable(let failure) = error else { throw .store(error) }
+                summary.warnings.append(.notConfirmed(failure))
+            }
         }
         return summary
     }
@@ -202,7 +226,13 @@ public struct HistoryTransfer {
             }
             data = try ChatLogFile.data(all)
         }
-        do throws(OutputPathError) { try output.replace(with: data ?? Data()) } catch {
+        do throws(OutputPathError) {
+            // In place once renamed: a sync of its directory that failed then is said, and
+            // the export is not reported as "nothing was written".
+            if let unconfirmed = try output.replace(with: data ?? Data()) {
+                summary.warnings.append(.notConfirmed(unconfirmed))
+            }
+        } catch {
             throw .unwritable(error.message)
         }
         summary.chats = chats.count

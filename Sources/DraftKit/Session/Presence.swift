@@ -39,15 +39,15 @@ public final class Presence {
             guard
                 let file = try directory.open(Self.name(of: identity), access: .read, create: .ifMissing, owned: true)
             else { return }
-            do throws(FileLock.Timeout) {
+            do throws(FileError) {
                 try FileLock.take(file, LOCK_SH, path: file.path, limit: FileLock.noticeAfter, onWait: nil)
             } catch {
                 file.close()
-                throw FileError(lockWait: error.wait)
+                throw error
             }
             held.append(file)
         } catch {
-            throw .unavailable(error.description)
+            throw .unavailable(error)
         }
     }
 
@@ -63,10 +63,8 @@ public final class Presence {
             return .now
         }
         defer { file.close() }
-        while flock(file.rawValue, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EINTR else { return .now }
-        }
-        flock(file.rawValue, LOCK_UN)
+        guard (try? file.lock(LOCK_EX | LOCK_NB)) == true else { return .now }
+        _ = try? file.lock(LOCK_UN)
         return .before
     }
 }

@@ -47,13 +47,24 @@ final class ContactIndex: @unchecked Sendable {
     /// Why `contacts.plist` cannot be used.
     struct Problem: Error {
         var message: String
+        /// The call that failed, when the file could not be read (rather than not parsed).
+        var failure: FileError? = nil
     }
 
     /// The index of `root`'s `contacts.plist`; `nil` when there is no such file. Builds it
     /// (into `temporary`, then renamed) when it is missing or stale; in memory only when it
     /// cannot be written.
     static func open(in root: Directory, temporary: Directory?) throws(Problem) -> ContactIndex? {
-        guard let source = root.status(of: sourceName) else { return nil }
+        let found: FileStatus?
+        do throws(FileError) {
+            found = try root.status(of: sourceName)
+        } catch {
+            throw Problem(
+                message: "contacts.plist cannot be read (\(error.path): \(error.reason)): "
+                    + "only the demo contacts are here",
+                failure: error)
+        }
+        guard let source = found else { return nil }
         let stamp = Self.stamp(source)
         if let found = try? root.open(name, access: .read) {
             if let header = try? found.read(at: 0, upTo: 256), let newline = header.firstIndex(of: 0x0A),
@@ -66,7 +77,7 @@ final class ContactIndex: @unchecked Sendable {
         let (body, skipped) = try build(root)
         let header = Array("\(stamp) \(skipped)\n".utf8)
         if let temporary {
-            try? root.replace(name, with: Data(header + body), temporary: temporary, durable: false)
+            _ = try? root.replace(name, with: Data(header + body), temporary: temporary, durable: false)
         }
         return ContactIndex(
             bytes: .memory(header + body), start: header.count, end: header.count + body.count, skipped: skipped)
@@ -92,7 +103,10 @@ final class ContactIndex: @unchecked Sendable {
             guard let read = try root.read(sourceName, limit: sourceLimit) else { return ([], 0) }
             data = read
         } catch {
-            throw Problem(message: "contacts.plist cannot be read (\(error.reason)): only the demo contacts are here")
+            throw Problem(
+                message: "contacts.plist cannot be read (\(error.path): \(error.reason)): "
+                    + "only the demo contacts are here",
+                failure: error.isTransient ? error : nil)
         }
         guard let entries = try? PropertyListInput.decode([Entry].self, from: data) else {
             throw Problem(

@@ -26,13 +26,15 @@ public final class DataDirectory {
     ) throws(StoreError) {
         self.path = path
         // Only an older layout needs the contacts at start-up, to tell a user called
-        // `tweet_1` from the thread `tweet 1`.
+        // `tweet_1` from the thread `tweet 1`; contacts that cannot be read stop the upgrade.
         var contacts: ContactBook?
         history = try PropertyListHistory(
             directory: path, segmentCapacity: segmentCapacity, clock: clock, onLockWait: onLockWait,
-            isUser: { name in
-                if contacts == nil { contacts = ContactBook.load(directory: path) }
-                return (try? GlobalKey(validating: name)).flatMap { contacts?[$0] } != nil
+            isUser: { (name: String) throws(FileError) -> Bool in
+                let book = contacts ?? ContactBook.load(directory: path)
+                contacts = book
+                if let failure = book.readFailure { throw failure }
+                return (try? GlobalKey(validating: name)).flatMap { book[$0] } != nil
             })
     }
 

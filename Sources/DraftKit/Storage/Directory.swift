@@ -15,10 +15,6 @@ final class Directory {
     /// Its path, for messages only: nothing is opened by it.
     let path: String
 
-    /// Decides whether an operation fails before it runs: `(operation, path)` to an
-    /// `errno` value, or 0 to let it run. `nil` in normal use; tests play a full disk.
-    typealias FaultInjector = @Sendable (_ operation: String, _ path: String) -> Int32
-
     private init(descriptor: FileDescriptor) {
         self.descriptor = descriptor
         path = descriptor.path
@@ -37,10 +33,12 @@ final class Directory {
     /// must be private (``checkPrivate()``), checked on the descriptor, not the path.
     static func open(_ path: String, create: Bool, requirePrivate: Bool = true) throws(FileError) -> Directory {
         if create { try makeParents(path) }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = Syscall.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOTDIR {
-                throw FileError("open", path: path, code: 0, detail: "it is not a directory")
+                var info = stat()
+                let kind = Syscall.stat(path, &info) == 0 ? FileKind(mode: info.st_mode) : .other
+                throw FileError("open", path: path, refusal: .notDirectory(kind))
             }
             throw FileError("open", path: path)
         }
@@ -49,14 +47,20 @@ final class Directory {
         return directory
     }
 
-    /// Makes `path` and its missing parents (`mkdir`, then `chmod` 0700 on each made).
+    /// Makes `path` and its missing parents (`mkdir`, then `chmod` 0700 on each made). A
+    /// `stat` that fails for any reason but `ENOENT` is an error, not a missing directory.
     private static func makeParents(_ path: String) throws(FileError) {
-        var info = stat()
-        guard stat(path, &info) != 0 else { return }
+        func missing(_ path: String) throws(FileError) -> Bool {
+            var info = stat()
+            if Syscall.stat(path, &info) == 0 { return false }
+            guard errno == ENOENT else { throw FileError("stat", path: path) }
+            return true
+        }
+        guard try missing(path) else { return }
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !parent.isEmpty, stat(parent, &info) != 0 { try makeParents(parent) }
-        if mkdir(path, 0o700) == 0 {
-            guard chmod(path, 0o700) == 0 else { throw FileError("chmod", path: path) }
+        if !parent.isEmpty, try missing(parent) { try makeParents(parent) }
+        if Syscall.mkdir(path, 0o700) == 0 {
+            guard Syscall.chmod(path, 0o700) == 0 else { throw FileError("chmod", path: path) }
         } else if errno != EEXIST {
             throw FileError("mkdir", path: path)
         }
@@ -66,14 +70,15 @@ final class Directory {
     /// when it does not exist. A link, a file or a directory that is not privately this
     /// user's is an error.
     func subdirectory(_ name: String) throws(FileError) -> Directory? {
-        let fd = openat(descriptor.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = Syscall.openat(
+            descriptor.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0, shown: path(of: name))
         guard fd >= 0 else {
             switch errno {
             case ENOENT: return nil
-            case ELOOP: throw FileError("open", path: path(of: name), code: 0, detail: "it is a symbolic link")
+            case ELOOP: throw FileError("open", path: path(of: name), refusal: .symbolicLink)
             case ENOTDIR:
-                let kind = status(of: name)?.kindName ?? "not a directory"
-                throw FileError("open", path: path(of: name), code: 0, detail: "it is \(kind), not a directory")
+                let kind = (try? status(of: name))??.kind ?? .other
+                throw FileError("open", path: path(of: name), refusal: .notDirectory(kind))
             default: throw FileError("open", path: path(of: name))
             }
         }
@@ -83,13 +88,17 @@ final class Directory {
     }
 
     /// Makes the sub-directory `name` with mode 0700 when it is missing (`mkdirat`, then
-    /// `fchmod` of what was made), and opens it; `made` says whether it was made.
+    /// `fchmod` of what was made), and opens it; `made` says whether it was made. A
+    /// `mkdirat` refused where the directory exists already (a read-only file system) is
+    /// no error: the directory is there.
     func makeSubdirectory(_ name: String) throws(FileError) -> (directory: Directory, made: Bool) {
         var made = false
-        if mkdirat(descriptor.rawValue, name, 0o700) == 0 {
+        if Syscall.mkdirat(descriptor.rawValue, name, 0o700, shown: path(of: name)) == 0 {
             made = true
         } else if errno != EEXIST {
-            throw FileError("mkdir", path: path(of: name))
+            let failure = FileError("mkdir", path: path(of: name))
+            guard let existing = try? subdirectory(name) else { throw failure }
+            return (existing, false)
         }
         guard let directory = try subdirectory(name) else {
             throw FileError("open", path: path(of: name), code: ENOENT)
@@ -102,46 +111,51 @@ final class Directory {
     /// (`fstat`): not another user's, not shared (sticky, writable by group or others).
     func checkPrivate() throws(FileError) {
         let info = try descriptor.status()
-        func refuse(_ why: String) -> FileError { FileError("open", path: path, code: 0, detail: why) }
-        guard info.isDirectory else { throw refuse("it is \(info.kindName), not a directory") }
-        if info.owner != geteuid() { throw refuse("it belongs to another user: give a directory of your own") }
+        guard info.isDirectory else { throw FileError("open", path: path, refusal: .notDirectory(info.kind)) }
+        if info.owner != geteuid() { throw FileError("open", path: path, refusal: .anotherUsers) }
         if info.mode & S_ISVTX != 0 || info.mode & (S_IWGRP | S_IWOTH) != 0 {
-            throw refuse("it is shared (sticky, or writable by others): give a directory of your own")
+            throw FileError("open", path: path, refusal: .shared)
         }
     }
 
     // MARK: - Entries
 
     /// What is at `name`, a link counting as itself (`fstatat` with
-    /// `AT_SYMLINK_NOFOLLOW`); `nil` when nothing is.
-    func status(of name: String) -> FileStatus? {
+    /// `AT_SYMLINK_NOFOLLOW`); `nil` when nothing is (`ENOENT`). Any other failure is an
+    /// error, never "nothing there".
+    func status(of name: String) throws(FileError) -> FileStatus? {
         var info = stat()
-        guard fstatat(descriptor.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard Syscall.fstatat(descriptor.rawValue, name, &info, AT_SYMLINK_NOFOLLOW, shown: path(of: name)) == 0
+        else {
+            if errno == ENOENT { return nil }
+            throw FileError("fstatat", path: path(of: name))
+        }
         return FileStatus(info)
     }
 
-    /// Whether anything is at `name` (``status(of:)``).
-    func exists(_ name: String) -> Bool { status(of: name) != nil }
+    /// Whether anything is at `name` (``status(of:)``; its failure is an error).
+    func exists(_ name: String) throws(FileError) -> Bool { try status(of: name) != nil }
 
     /// The names in the directory, without `.` and `..` (`openat` of `.`, `fdopendir`,
-    /// `readdir`).
+    /// `readdir` until it returns no entry): a `readdir` that ends with `errno` set is an
+    /// error, never the end of the listing.
     func names() throws(FileError) -> [String] {
-        let fd = openat(descriptor.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = Syscall.openat(descriptor.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, shown: path)
         guard fd >= 0 else { throw FileError("open", path: path) }
-        guard let stream = fdopendir(fd) else {
+        guard let stream = Syscall.fdopendir(fd, shown: path) else {
             let error = FileError("fdopendir", path: path)
-            Glibc.close(fd)
+            _ = Syscall.close(fd, shown: path)
             throw error
         }
-        defer { closedir(stream) }
+        defer { Syscall.closedir(stream, shown: path) }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        while true {
+            guard let name = Syscall.readdir(stream, shown: path) else {
+                if errno != 0 { throw FileError("readdir", path: path) }
+                return names
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names
     }
 
     /// Opens the file `name` in this directory through the one open-and-check
@@ -166,22 +180,28 @@ final class Directory {
     /// Renames `name` to `newName` in `target` (`renameat`).
     func rename(_ name: String, to newName: String, in target: Directory? = nil) throws(FileError) {
         let target = target ?? self
-        guard renameat(descriptor.rawValue, name, target.descriptor.rawValue, newName) == 0 else {
+        guard
+            Syscall.renameat(
+                descriptor.rawValue, name, target.descriptor.rawValue, newName, shown: target.path(of: newName),
+                source: path(of: name)) == 0
+        else {
             throw FileError("rename", path: target.path(of: newName))
         }
     }
 
     /// Removes the file `name` (`unlinkat`); a missing file is not an error.
     func remove(_ name: String) throws(FileError) {
-        guard unlinkat(descriptor.rawValue, name, 0) == 0 || errno == ENOENT else {
+        guard Syscall.unlinkat(descriptor.rawValue, name, 0, shown: path(of: name)) == 0 || errno == ENOENT else {
             throw FileError("unlink", path: path(of: name))
         }
     }
 
-    /// The target of the symbolic link `name` (`readlinkat`), or `nil`.
+    /// The target of the symbolic link `name` (`readlinkat`), or `nil`: for hints only,
+    /// since any failure reads as no link (the caller then lists the directory, which
+    /// fails loudly).
     func linkTarget(_ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
-        let count = readlinkat(descriptor.rawValue, name, &buffer, buffer.count - 1)
+        let count = Syscall.readlinkat(descriptor.rawValue, name, &buffer, buffer.count - 1, shown: path(of: name))
         guard count > 0 else { return nil }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -190,7 +210,8 @@ final class Directory {
     /// (`symlinkat`) and renamed over `name`. Not synced: used for hints checked before use.
     func replaceLink(_ name: String, to target: String, temporary: Directory) throws(FileError) {
         let made = Self.temporaryName("link")
-        guard symlinkat(target, temporary.descriptor.rawValue, made) == 0 else {
+        guard Syscall.symlinkat(target, temporary.descriptor.rawValue, made, shown: temporary.path(of: made)) == 0
+        else {
             throw FileError("symlink", path: temporary.path(of: made))
         }
         do throws(FileError) {
@@ -203,15 +224,12 @@ final class Directory {
 
     /// Flushes the directory's entries to disk (`fsync`), so a rename or a new file in it
     /// survives a power failure.
-    func sync(faults: FaultInjector? = nil) throws(FileError) {
-        try Self.check(faults, "fsync", path)
-        try descriptor.sync()
-    }
+    func sync() throws(FileError) { try descriptor.sync() }
 
     /// Commits everything written to the file system this directory is on (`syncfs`),
     /// rather than every file system of the machine (`sync`).
     func syncFileSystem() throws(FileError) {
-        guard dl_syncfs(descriptor.rawValue) == 0 else { throw FileError("syncfs", path: path) }
+        guard Syscall.syncfs(descriptor.rawValue, shown: path) == 0 else { throw FileError("syncfs", path: path) }
     }
 
     // MARK: - Replacing files
@@ -220,39 +238,42 @@ final class Directory {
     ///
     /// Writes a new file in `temporary` (same file system), `fchmod`s it to 0600,
     /// `fsync`s it, renames it over `name` and `fsync`s this directory. A crash at any
-    /// moment leaves the old file or the new one, never a mixture; a failure leaves the
-    /// old file untouched and removes the temporary one. With `durable` off the two
-    /// `fsync` calls are skipped: for caches and for bulk imports that sync once at the
-    /// end.
+    /// moment leaves the old file or the new one, never a mixture; a failure before the
+    /// rename leaves the old file untouched and removes the temporary one (it throws). Once
+    /// renamed, the new file is in place whatever follows: a failed sync of the directory
+    /// is returned, not thrown (the file is there, not yet confirmed on disk), and the
+    /// caller says so. With `durable` off the two `fsync` calls are skipped: for caches and
+    /// for bulk imports that sync once at the end.
     func replace(
-        _ name: String, with data: Data, temporary: Directory, durable: Bool = true, faults: FaultInjector? = nil
-    ) throws(FileError) {
+        _ name: String, with data: Data, temporary: Directory, durable: Bool = true
+    ) throws(FileError) -> FileError? {
         var ignored = AppendTimings()
-        try replace(name, with: data, temporary: temporary, durable: durable, faults: faults, timings: &ignored)
+        return try replace(name, with: data, temporary: temporary, durable: durable, timings: &ignored)
     }
 
-    /// Replaces `name` with `data` (``replace(_:with:temporary:durable:faults:)``), adding
-    /// the time of each step to `timings`.
+    /// Replaces `name` with `data` (``replace(_:with:temporary:durable:)``), adding the time
+    /// of each step to `timings`.
     func replace(
-        _ name: String, with data: some ContiguousBytes, temporary: Directory, durable: Bool, faults: FaultInjector?,
+        _ name: String, with data: some ContiguousBytes, temporary: Directory, durable: Bool,
         timings: inout AppendTimings
-    ) throws(FileError) {
+    ) throws(FileError) -> FileError? {
         let made = Self.temporaryName("tmp")
-        let opened = try timings.measure(\.create) { () throws(FileError) in
-            try temporary.open(made, access: .write, create: .new)
+        let opened: FileDescriptor?
+        do throws(FileError) {
+            opened = try timings.measure(\.create) { () throws(FileError) in
+                try temporary.open(made, access: .write, create: .new)
+            }
+        } catch {
+            // Made, then refused (its `fstat` failed): the name is this process's alone.
+            try? temporary.remove(made)
+            throw error
         }
         guard let file = opened else { throw FileError("open", path: temporary.path(of: made), code: ENOENT) }
         var closed = false
         do throws(FileError) {
             try timings.measure(\.create) { () throws(FileError) in try file.setMode(0o600) }
-            try timings.measure(\.write) { () throws(FileError) in
-                try Self.check(faults, "write", path(of: name))
-                try file.writeAll(data)
-            }
-            try timings.measure(\.sync) { () throws(FileError) in
-                try Self.check(faults, "fsync", path(of: name))
-                if durable { try file.sync() }
-            }
+            try timings.measure(\.write) { () throws(FileError) in try file.writeAll(data) }
+            if durable { try timings.measure(\.sync) { () throws(FileError) in try file.sync() } }
             closed = true
             try timings.measure(\.create) { () throws(FileError) in try file.closeChecked() }
             try timings.measure(\.rename) { () throws(FileError) in try temporary.rename(made, to: name, in: self) }
@@ -261,15 +282,17 @@ final class Directory {
             try? temporary.remove(made)
             throw error
         }
-        if durable { try timings.measure(\.rename) { () throws(FileError) in try sync(faults: faults) } }
+        guard durable else { return nil }
+        do throws(FileError) {
+            try timings.measure(\.rename) { () throws(FileError) in try sync() }
+        } catch {
+            return error
+        }
+        return nil
     }
 
     /// A name no other process picks: the process ID and 64 random bits.
     static func temporaryName(_ suffix: String) -> String {
         "\(getpid())-\(UInt64.random(in: 0...UInt64.max)).\(suffix)"
-    }
-
-    private static func check(_ faults: FaultInjector?, _ operation: String, _ path: String) throws(FileError) {
-        if let code = faults?(operation, path), code != 0 { throw FileError(operation, path: path, code: code) }
     }
 }

@@ -4,9 +4,10 @@ import Glibc
 /// An open file descriptor: a small value over the `Int32` the kernel gave, in the manner
 /// of swift-system's `FileDescriptor`.
 ///
-/// Each method wraps one C call, named in its summary, and throws a ``FileError`` that
-/// carries the call, the path and `errno`. The value does not close itself: its owner
-/// calls ``close()`` once, or scopes it with ``closeAfter(_:)``.
+/// Each method wraps one C call, named in its summary, made through ``Syscall`` (so a
+/// ``FaultPlan`` can fail it), and throws a ``FileError`` that carries the call, the path
+/// and `errno`. The value does not close itself: its owner calls ``close()`` once, or
+/// scopes it with ``closeAfter(_:)``.
 struct FileDescriptor: Equatable, Sendable {
     /// The kernel's number for the open file.
     let rawValue: Int32
@@ -57,23 +58,17 @@ struct FileDescriptor: Equatable, Sendable {
         case .ifMissing: flags |= O_CREAT
         case .new: flags |= O_CREAT | O_EXCL
         }
-        let fd = openat(directory?.rawValue ?? AT_FDCWD, name, flags, 0o600)
+        let fd = Syscall.openat(directory?.rawValue ?? AT_FDCWD, name, flags, 0o600, shown: shown)
         guard fd >= 0 else {
             if errno == ENOENT && create == .never { return nil }
-            if errno == ELOOP {
-                throw FileError("open", path: shown, code: 0, detail: "it is a symbolic link, which is never followed")
-            }
+            if errno == ELOOP { throw FileError("open", path: shown, refusal: .symbolicLink) }
             throw FileError("open", path: shown)
         }
         let file = FileDescriptor(rawValue: fd, path: shown)
         do throws(FileError) {
             let info = try file.status()
-            guard info.isRegularFile else {
-                throw FileError("open", path: shown, code: 0, detail: "it is \(info.kindName), not a regular file")
-            }
-            if owned && info.owner != geteuid() {
-                throw FileError("open", path: shown, code: 0, detail: "it belongs to another user")
-            }
+            guard info.isRegularFile else { throw FileError("open", path: shown, refusal: .notRegularFile(info.kind)) }
+            if owned && info.owner != geteuid() { throw FileError("open", path: shown, refusal: .anotherUsers) }
         } catch {
             file.close()
             throw error
@@ -94,19 +89,17 @@ struct FileDescriptor: Equatable, Sendable {
     /// What `fstat` says of the open file.
     func status() throws(FileError) -> FileStatus {
         var info = stat()
-        guard fstat(rawValue, &info) == 0 else { throw FileError("fstat", path: path) }
+        guard Syscall.fstat(rawValue, &info, shown: path) == 0 else { throw FileError("fstat", path: path) }
         return FileStatus(info)
     }
 
     /// Reads up to `count` bytes at the current offset (`read`, again after `EINTR`); an
-    /// empty result is the end of the file.
+    /// empty result is the end of the file. Any other failure (`EAGAIN` included) throws.
     func read(upTo count: Int) throws(FileError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, count) }
-            if n >= 0 { return Array(buffer[0..<n]) }
-            if errno != EINTR { throw FileError("read", path: path) }
-        }
+        let n = buffer.withUnsafeMutableBytes { Syscall.read(rawValue, $0.baseAddress, count, shown: path) }
+        guard n >= 0 else { throw FileError("read", path: path) }
+        return Array(buffer[0..<n])
     }
 
     /// Reads up to `count` bytes at `offset` without moving the file's offset (`pread`,
@@ -116,9 +109,8 @@ struct FileDescriptor: Equatable, Sendable {
         var filled = 0
         while filled < count {
             let n = buffer.withUnsafeMutableBytes {
-                pread(rawValue, $0.baseAddress! + filled, count - filled, off_t(offset + filled))
+                Syscall.pread(rawValue, $0.baseAddress! + filled, count - filled, offset + filled, shown: path)
             }
-            if n < 0 && errno == EINTR { continue }
             if n < 0 { throw FileError("pread", path: path) }
             if n == 0 { break }
             filled += n
@@ -126,14 +118,17 @@ struct FileDescriptor: Equatable, Sendable {
         return Array(buffer[0..<filled])
     }
 
-    /// The rest of the file (`read` until its end), at most `limit` bytes: more is an error
-    /// (`EFBIG`), never an allocation of whatever size a file claims.
+    /// The rest of the file (`read` until it returns nothing), at most `limit` bytes: more
+    /// is refused (``FileError/Refusal/tooLarge(limit:)``), never an allocation of whatever
+    /// size a file claims. A short read is read on from; a failed one throws.
     func readAll(limit: Int) throws(FileError) -> Data {
         var data = Data()
         while true {
             let chunk = try read(upTo: 64 * 1024)
             if chunk.isEmpty { return data }
-            guard data.count + chunk.count <= limit else { throw FileError("read", path: path, code: EFBIG) }
+            guard data.count + chunk.count <= limit else {
+                throw FileError("read", path: path, refusal: .tooLarge(limit: limit))
+            }
             data.append(contentsOf: chunk)
         }
     }
@@ -145,11 +140,8 @@ struct FileDescriptor: Equatable, Sendable {
             guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
-                let n = write(rawValue, base + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
+                let n = Syscall.write(rawValue, base + offset, buffer.count - offset, shown: path)
+                if n < 0 { return errno }
                 offset += n
             }
             return nil
@@ -159,33 +151,46 @@ struct FileDescriptor: Equatable, Sendable {
 
     /// Flushes the file's data and metadata to the disk (`fsync`).
     func sync() throws(FileError) {
-        guard fsync(rawValue) == 0 else { throw FileError("fsync", path: path) }
+        guard Syscall.fsync(rawValue, shown: path) == 0 else { throw FileError("fsync", path: path) }
     }
 
     /// Flushes the file's data, and the metadata needed to read it back (its size), to the
     /// disk (`fdatasync`): what an append must have there before it is acknowledged.
     func syncData() throws(FileError) {
-        guard fdatasync(rawValue) == 0 else { throw FileError("fdatasync", path: path) }
+        guard Syscall.fdatasync(rawValue, shown: path) == 0 else { throw FileError("fdatasync", path: path) }
     }
 
     /// Cuts the file back to `size` bytes (`ftruncate`).
     func truncate(to size: Int) throws(FileError) {
-        guard ftruncate(rawValue, off_t(size)) == 0 else { throw FileError("ftruncate", path: path) }
+        guard Syscall.ftruncate(rawValue, size, shown: path) == 0 else { throw FileError("ftruncate", path: path) }
     }
 
     /// Sets the permission bits, whatever the umask was when the file was made (`fchmod`).
     func setMode(_ mode: mode_t) throws(FileError) {
-        guard fchmod(rawValue, mode) == 0 else { throw FileError("fchmod", path: path) }
+        guard Syscall.fchmod(rawValue, mode, shown: path) == 0 else { throw FileError("fchmod", path: path) }
     }
 
     /// Closes the descriptor (`close`). A failure is ignored here: after `close` the number
     /// is free whatever it returned; a writer that must know calls ``closeChecked()``.
-    func close() { _ = Glibc.close(rawValue) }
+    func close() { _ = Syscall.close(rawValue, shown: path) }
 
     /// Closes the descriptor (`close`) and says whether the kernel reported a deferred
-    /// write error.
+    /// write error. `EINTR` is none: on Linux the descriptor is closed, and the data went
+    /// where a write put it.
     func closeChecked() throws(FileError) {
-        guard Glibc.close(rawValue) == 0 else { throw FileError("close", path: path) }
+        guard Syscall.close(rawValue, shown: path) == 0 || errno == EINTR else { throw FileError("close", path: path) }
+    }
+
+    /// Takes or drops an advisory lock on the file (`flock`, again after `EINTR`):
+    /// `LOCK_EX`, `LOCK_SH`, `LOCK_UN`, with `LOCK_NB` not to wait. `false` when `LOCK_NB`
+    /// was given and another process holds the lock.
+    @discardableResult
+    func lock(_ operation: Int32) throws(FileError) -> Bool {
+        guard Syscall.flock(rawValue, operation, shown: path) == 0 else {
+            if errno == EWOULDBLOCK && operation & LOCK_NB != 0 { return false }
+            throw FileError("flock", path: path)
+        }
+        return true
     }
 
     /// Runs `body` with the descriptor, then closes it whatever happened.
@@ -221,20 +226,9 @@ struct FileStatus: Equatable, Sendable {
 
     var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
     var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    /// What kind of file it is.
+    var kind: FileKind { FileKind(mode: mode) }
 
     /// Whether two statuses name one file (device and inode).
     func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
-
-    /// What kind of file it is, in words.
-    var kindName: String {
-        switch mode & S_IFMT {
-        case S_IFREG: return "a regular file"
-        case S_IFDIR: return "a directory"
-        case S_IFIFO: return "a FIFO"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFSOCK: return "a socket"
-        case S_IFLNK: return "a symbolic link"
-        default: return "not a regular file"
-        }
-    }
 }

@@ -1,35 +1,120 @@
 import Glibc
 
-/// A file-system call that failed: which call, on which path, and the `errno` it set.
-///
-/// Internal to the property-list backend: callers of a ``HistoryStore`` see a
-/// ``StoreError``, which names no call or path.
-struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The call that failed, such as `fsync` or `rename`.
-    var operation: String
+/// A file-system call that failed, or a file refused before it was used: which call, on
+/// which path, and why — the `errno` the call set, or what was wrong with the file
+/// (``Refusal``). Data only: the presenter words it.
+public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The call that failed, named as the C function (`open`, `fsync`, `rename`), or the
+    /// step that refused the file (`open` for a file of the wrong kind, `encode`).
+    public var operation: String
     /// The path it was called on.
-    var path: String
-    /// The `errno` value; 0 when the failure was not a system call's (a parse error).
-    var code: Int32
-    /// Extra words, for failures that are not a system call's.
-    var detail: String
-    /// For a lock that stayed held past its limit: who held it (``FileLock``).
-    var lockWait: LockWait?
+    public var path: String
+    /// The `errno` value; 0 when ``refusal`` says why instead.
+    public var code: Int32
+    /// What was wrong with the file, when no call failed.
+    public var refusal: Refusal?
 
-    init(_ operation: String, path: String, code: Int32 = errno, detail: String = "") {
+    /// Why a file was refused though every call succeeded.
+    public enum Refusal: Equatable, Sendable {
+        /// A symbolic link where a file or directory belongs: never followed.
+        case symbolicLink
+        /// A file of another kind where a regular file belongs.
+        case notRegularFile(FileKind)
+        /// A file of another kind where a directory belongs.
+        case notDirectory(FileKind)
+        /// Another user's file or directory.
+        case anotherUsers
+        /// A directory others may write to (sticky, or writable by group or others).
+        case shared
+        /// A file with other names (hard links), not written through.
+        case otherNames
+        /// More bytes than the most that is read of such a file.
+        case tooLarge(limit: Int)
+        /// What was to be written could not be encoded.
+        case unencodable
+        /// The file is there but does not hold what it must (it does not parse): it is left
+        /// as it is.
+        case doesNotParse
+        /// A lock that stayed held past the wait's limit, and who held it (``FileLock``).
+        case lockHeld(LockWait)
+    }
+
+    /// A failed call: `code` is the `errno` it set (by default, `errno` now).
+    public init(_ operation: String, path: String, code: Int32 = errno) {
         self.operation = operation
         self.path = path
         self.code = code
-        self.detail = detail
+        refusal = nil
     }
 
-    var description: String {
-        let reason = code != 0 ? String(cString: strerror(code)) : detail
-        return "\(operation) \(path): \(reason)"
+    /// A refused file.
+    public init(_ operation: String, path: String, refusal: Refusal) {
+        self.operation = operation
+        self.path = path
+        code = 0
+        self.refusal = refusal
+    }
+
+    /// Whether the call failed for a reason that may pass (a device error, a full disk, a
+    /// signal, no descriptors left), rather than because of what the file is: a refusal,
+    /// or a file that is not what its name says.
+    public var isTransient: Bool {
+        if case .lockHeld = refusal { return true }
+        return refusal == nil && ![ELOOP, ENOTDIR, EISDIR, EFBIG].contains(code)
+    }
+
+    /// Whether the call was refused because the file system or the directory is not
+    /// writable here (read-only, no permission).
+    public var isReadOnly: Bool { refusal == nil && [EROFS, EACCES, EPERM].contains(code) }
+
+    /// For debugging and for a few internal messages only: the presenter words errors.
+    public var description: String { "\(operation) \(path): \(reason)" }
+
+    /// The reason alone, in the C library's words or the refusal's case, for a few internal
+    /// messages; the presenter words errors for people.
+    var reason: String {
+        guard let refusal else { return String(cString: strerror(code)) }
+        switch refusal {
+        case .symbolicLink: return "it is a symbolic link, which is never followed"
+        case .notRegularFile(let kind): return "it is \(kind.words), not a regular file"
+        case .notDirectory(let kind): return "it is \(kind.words), not a directory"
+        case .anotherUsers: return "it belongs to another user"
+        case .shared: return "it is shared (sticky, or writable by others)"
+        case .otherNames: return "it has other names (hard links)"
+        case .tooLarge(let limit): return "it is larger than \(limit) bytes"
+        case .unencodable: return "it cannot be encoded"
+        case .doesNotParse: return "it does not hold what it must: it is left as it is"
+        case .lockHeld(let wait): return "it is held by another process; not free after \(wait.waited) s"
+        }
     }
 }
 
-extension FileError {
-    /// The reason alone, without the call and the path.
-    var reason: String { code != 0 ? String(cString: strerror(code)) : detail }
+/// What kind of file a path names (from `st_mode`).
+public enum FileKind: Equatable, Sendable {
+    case regularFile, directory, fifo, device, socket, symbolicLink, other
+
+    init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regularFile
+        case S_IFDIR: self = .directory
+        case S_IFIFO: self = .fifo
+        case S_IFCHR, S_IFBLK: self = .device
+        case S_IFSOCK: self = .socket
+        case S_IFLNK: self = .symbolicLink
+        default: self = .other
+        }
+    }
+
+    /// The kind in a few words, for internal messages.
+    var words: String {
+        switch self {
+        case .regularFile: return "a regular file"
+        case .directory: return "a directory"
+        case .fifo: return "a FIFO"
+        case .device: return "a device"
+        case .socket: return "a socket"
+        case .symbolicLink: return "a symbolic link"
+        case .other: return "not a regular file"
+        }
+    }
 }

@@ -10,7 +10,8 @@ import Glibc
 ///
 /// No wait is unbounded: the lock is tried without blocking, again every few milliseconds,
 /// and after ``noticeAfter`` seconds ``onWait`` is told who holds it (once a wait); past
-/// ``limit`` the body does not run and ``Timeout`` is thrown, naming the holders.
+/// ``limit`` the body does not run and an error names the holders
+/// (``FileError/Refusal/lockHeld(_:)``).
 final class FileLock {
     let path: String
     private let file: FileDescriptor
@@ -23,22 +24,23 @@ final class FileLock {
     /// Told once a wait, after ``noticeAfter`` seconds, who holds the lock.
     var onWait: ((LockWait) -> Void)?
 
-    /// The wait ended at the limit with the lock still held (``LockWait`` says by whom).
-    struct Timeout: Error {
-        var wait: LockWait
-    }
+    /// Why the data directory cannot be written, when the lock file could only be opened
+    /// for reading (a read-only file system, a directory without write permission): the
+    /// lock still orders readers, and the history refuses every write with this.
+    let readOnly: FileError?
 
     /// Opens the lock file `name` in `directory`, making it (mode 0600) when missing. An
     /// existing one must be a regular file of this user's; a link is never followed
     /// (`O_NOFOLLOW`; with `O_EXCL`, not even a dangling one), and nothing that was there
-    /// is changed.
+    /// is changed. Where it can only be opened for reading (`EROFS`, `EACCES`, `EPERM`),
+    /// it is (`flock` needs no write access) and ``readOnly`` says why.
     init(_ name: String, in directory: Directory) throws(FileError) {
         path = directory.path(of: name)
         var made: FileDescriptor?
         do throws(FileError) {
             made = try directory.open(name, access: .readWrite, create: .new)
         } catch {
-            guard error.code == EEXIST else { throw error }
+            guard error.code == EEXIST || error.isReadOnly else { throw error }
         }
         if let made {
             do throws(FileError) { try made.setMode(0o600) } catch {
@@ -46,6 +48,7 @@ final class FileLock {
                 throw error
             }
             file = made
+            readOnly = nil
             return
         }
         do throws(FileError) {
@@ -53,49 +56,48 @@ final class FileLock {
                 throw FileError("open", path: path, code: ENOENT)
             }
             file = existing
+            readOnly = nil
         } catch {
-            throw FileError("open", path: path, code: 0, detail: "\(error.reason): remove it")
+            guard error.isReadOnly else { throw error }
+            guard let existing = try directory.open(name, access: .read, owned: true) else {
+                throw FileError("open", path: path, code: ENOENT)
+            }
+            file = existing
+            readOnly = error
         }
     }
 
     deinit { file.close() }
 
-    /// Runs `body` while holding the lock; past ``limit`` it throws an `EWOULDBLOCK`
-    /// error naming who holds it (``FileError/lockWait``).
+    /// Runs `body` while holding the lock; past ``limit`` it throws an error naming who
+    /// holds it (``FileError/Refusal/lockHeld(_:)``).
     func withLock<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
-        if depth == 0 {
-            do throws(Timeout) {
-                try Self.take(file, LOCK_EX, path: path, limit: limit, onWait: onWait)
-            } catch {
-                throw FileError(lockWait: error.wait)
-            }
-        }
+        if depth == 0 { try Self.take(file, LOCK_EX, path: path, limit: limit, onWait: onWait) }
         depth += 1
         defer {
             depth -= 1
-            if depth == 0 { flock(file.rawValue, LOCK_UN) }
+            if depth == 0 { _ = try? file.lock(LOCK_UN) }
         }
         return try body()
     }
 
     /// Takes `operation` (`LOCK_EX`, `LOCK_SH`) on `file` without ever blocking in the
     /// kernel: tried at once, then every 10 ms until `limit` seconds have passed; `onWait`
-    /// hears who holds it after ``noticeAfter``. Wraps `flock` with `LOCK_NB`.
+    /// hears who holds it after ``noticeAfter``. Wraps `flock` with `LOCK_NB`
+    /// (``FileDescriptor/lock(_:)``); a lock still held at the limit is an error naming who
+    /// holds it (``FileError/Refusal/lockHeld(_:)``), a call that fails is its own error.
     static func take(
         _ file: FileDescriptor, _ operation: Int32, path: String, limit: Double?, onWait: ((LockWait) -> Void)?
-    ) throws(Timeout) {
+    ) throws(FileError) {
         let start = MonotonicClock.now()
         var noticed = false
         while true {
-            if flock(file.rawValue, operation | LOCK_NB) == 0 { return }
-            let error = errno
-            if error == EINTR { continue }
+            if try file.lock(operation | LOCK_NB) { return }
             let waited = MonotonicClock.now() - start
             func wait() -> LockWait {
                 LockWait(path: path, holders: (try? file.status()).map(LockHolder.holders) ?? [], waited: waited)
             }
-            guard error == EWOULDBLOCK else { throw Timeout(wait: wait()) }
-            if let limit, waited >= limit { throw Timeout(wait: wait()) }
+            if let limit, waited >= limit { throw FileError("flock", path: path, refusal: .lockHeld(wait())) }
             if !noticed && waited >= noticeAfter {
                 noticed = true
                 onWait?(wait())
@@ -111,23 +113,5 @@ enum MonotonicClock {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-}
-
-extension FileError {
-    /// A lock not taken within its limit: `EWOULDBLOCK`, and who held it.
-    init(lockWait wait: LockWait) {
-        self.init("flock", path: wait.path, code: 0, detail: Self.words(for: wait))
-        lockWait = wait
-    }
-
-    /// What a lock wait that ran out says: who holds it, how long draftline waited.
-    static func words(for wait: LockWait) -> String {
-        let who =
-            wait.holders.isEmpty
-            ? "another process"
-            : wait.holders.map { "process \($0.pid)" + ($0.command.isEmpty ? "" : " (\($0.command))") }
-                .joined(separator: ", ")
-        return "held by \(who); not free after \(String(format: "%.1f", wait.waited)) s"
     }
 }

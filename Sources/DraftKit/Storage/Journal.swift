@@ -31,10 +31,18 @@ struct Journal {
 /// slices. Memory holds one slice and one unfinished line, whatever the journal holds.
 /// When more than ``backlogLimit`` bytes are waiting (a flood of lines from a process
 /// that is not draftline), the reader skips to the end and says how much it skipped.
+///
+/// A read that fails never makes old lines new: when the journal's end could not be
+/// learnt at the start (its open or `fstat` failed), the journal is read from where it
+/// ends once it can be opened; a read or a look that fails is tried again at the next
+/// slice, from the same place.
 final class JournalReader {
     let journal: Journal
     private var current: FileDescriptor?
     private var offset = 0
+    /// Whether the next journal opened is read from its end (where the journal ended when
+    /// the reader was made is not known) rather than from its start (one made since).
+    private var startAtEnd = false
     /// Bytes of the line still being written.
     private var partial: [UInt8] = []
     /// Whether the line being read is too long to be a record, and is dropped to its end.
@@ -51,8 +59,18 @@ final class JournalReader {
 
     init(journal: Journal) {
         self.journal = journal
-        current = journal.file.openForReading()
-        if let current { offset = (try? current.status().size) ?? 0 }
+        do throws(FileError) {
+            guard let opened = try journal.file.openForReading() else { return }
+            do throws(FileError) {
+                offset = try opened.status().size
+                current = opened
+            } catch {
+                opened.close()
+                throw error
+            }
+        } catch {
+            startAtEnd = true
+        }
     }
 
     deinit { current?.close() }
@@ -71,9 +89,20 @@ final class JournalReader {
     func take() -> Slice {
         var slice = Slice()
         if current == nil {
-            // A journal made since: everything in it is new.
-            current = journal.file.openForReading()
-            offset = 0
+            // A journal made since: everything in it is new; one that was there when the
+            // reader was made but could not be opened then: only what comes after its end.
+            guard let opened = (try? journal.file.openForReading()) ?? nil else { return slice }
+            if startAtEnd {
+                guard let size = try? opened.status().size else {
+                    opened.close()
+                    return slice
+                }
+                offset = size
+            } else {
+                offset = 0
+            }
+            current = opened
+            startAtEnd = false
         }
         if let size = try? current?.status().size, size < offset {
             // Truncated by hand: what is there now is new.
@@ -104,14 +133,15 @@ final class JournalReader {
     /// Reads the next chunk into ``lines``; moves to a new journal once the old one is
     /// read to its end. `false` when there is nothing more to read now.
     private func readChunk() -> Bool {
-        guard let file = current else { return false }
-        let chunk = (try? file.read(at: offset, upTo: sliceBytes)) ?? []
+        guard let file = current, let chunk = try? file.read(at: offset, upTo: sliceBytes) else { return false }
         if chunk.isEmpty {
-            guard !journal.file.isCurrent(file) else { return false }
+            // Still the journal, or no telling (a look that failed): nothing more now.
+            guard (try? journal.file.isCurrent(file)) == false else { return false }
             // Rotated (or replaced): what was written before the rename was in the old file,
-            // now read to its end; the new one is read from its start.
+            // now read to its end; the new one is read from its start (when it cannot be
+            // opened now, from its start when it can).
             file.close()
-            current = journal.file.openForReading()
+            current = (try? journal.file.openForReading()) ?? nil
             offset = 0
             partial = []
             discarding = false
@@ -150,7 +180,9 @@ final class JournalReader {
     private func backlog() -> Int {
         guard let file = current, let size = try? file.status().size else { return 0 }
         var waiting = max(0, size - offset)
-        if !journal.file.isCurrent(file), let next = journal.file.directory.status(of: journal.file.name) {
+        if (try? journal.file.isCurrent(file)) == false,
+            let next = (try? journal.file.directory.status(of: journal.file.name)) ?? nil
+        {
             waiting += next.size
         }
         return waiting
@@ -162,12 +194,22 @@ final class JournalReader {
     /// was pending: returns the bytes skipped.
     private func skipIfFarBehind() -> Int {
         let waiting = backlog()
-        guard waiting > backlogLimit else { return 0 }
-        if let file = current, !journal.file.isCurrent(file) {
-            file.close()
-            current = journal.file.openForReading()
+        guard waiting > backlogLimit, let file = current else { return 0 }
+        // The end to skip to: the journal's now (the successor's, after a rotation). When it
+        // cannot be told, nothing is skipped this time.
+        var target = file
+        if (try? journal.file.isCurrent(file)) == false, let next = (try? journal.file.openForReading()) ?? nil {
+            target = next
         }
-        offset = (try? current?.status().size) ?? 0
+        guard let end = try? target.status().size else {
+            if target != file { target.close() }
+            return 0
+        }
+        if target != file {
+            file.close()
+            current = target
+        }
+        offset = end
         partial = []
         lines = []
         // Mid-line, the rest of that line is not a record.

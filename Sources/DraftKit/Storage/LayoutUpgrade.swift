@@ -8,24 +8,50 @@ import Foundation
 /// `isUser` says the name is a user's: then it stays a private chat), syncs both
 /// directories, and only then writes `format`; a crash part way leaves a directory the
 /// next start finishes. Runs under the data directory's lock.
+///
+/// Nothing is concluded from a read that failed: a `format` that cannot be read, a
+/// listing of `chats/` that fails or contacts that cannot be read (`isUser` throws) stop
+/// the upgrade with that error, before anything is moved or `format` is written.
 struct LayoutUpgrade {
     let directories: HistoryDirectories
 
     /// The layout version this code writes.
     static let version = 2
 
-    /// Upgrades the directory when it is older; returns what could not be moved.
-    func run(isUser: (String) -> Bool) throws(FileError) -> [StoreWarning] {
-        let root = directories.root
-        let recorded = (try? root.read("format", limit: 64)).flatMap {
-            Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    /// The version `format` records; `nil` when there is no such file (version 1), or it
+    /// holds no number or is no regular file (then the upgrade writes it anew). A read
+    /// that fails throws.
+    func recordedVersion() throws(FileError) -> Int? {
+        let data: Data?
+        do throws(FileError) {
+            data = try directories.root.read("format", limit: 64)
+        } catch {
+            if error.isTransient { throw error }
+            data = nil
         }
-        if let recorded, recorded >= Self.version { return [] }
+        return data.flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Whether the directory is older than this code.
+    func isNeeded() throws(FileError) -> Bool {
+        guard let recorded = try recordedVersion() else { return true }
+        return recorded < Self.version
+    }
+
+    /// Upgrades the directory when it is older; returns what could not be moved.
+    func run(isUser: (String) throws(FileError) -> Bool) throws(FileError) -> [StoreWarning] {
+        guard try isNeeded() else { return [] }
         var warnings: [StoreWarning] = []
+        // Every name is decided before anything moves: contacts that cannot be read stop
+        // the upgrade with nothing changed, never with half the threads moved.
+        var threads: [String] = []
+        for name in try directories.chats.names() where ChatID.looksLikeThread(name) {
+            if try !isUser(name) { threads.append(name) }
+        }
         var moved = false
-        for name in try directories.chats.names() where ChatID.looksLikeThread(name) && !isUser(name) {
-            guard !directories.threads.exists(name) else {
-                warnings.append(.notMigrated("chats/\(name)", "threads/\(name) exists already"))
+        for name in threads {
+            guard try !directories.threads.exists(name) else {
+                warnings.append(.notMigrated("chats/\(name)", existing: "threads/\(name)"))
                 continue
             }
             try directories.chats.rename(name, to: name, in: directories.threads)
@@ -35,7 +61,10 @@ struct LayoutUpgrade {
             try directories.chats.sync()
             try directories.threads.sync()
         }
-        try root.replace("format", with: Data("\(Self.version)\n".utf8), temporary: directories.temporary)
+        // A format written but not confirmed on disk costs at most this upgrade again, which
+        // finds nothing left to move.
+        _ = try directories.root.replace(
+            "format", with: Data("\(Self.version)\n".utf8), temporary: directories.temporary)
         return warnings
     }
 }

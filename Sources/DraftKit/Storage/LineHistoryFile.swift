@@ -38,7 +38,7 @@ public struct LineHistoryFile {
     /// The lines, oldest first; empty when the file is missing or unreadable (or nests too
     /// deep to be read safely).
     public func load() -> [String] {
-        Array((read() ?? []).suffix(limit))
+        Array((((try? read()) ?? nil) ?? []).suffix(limit))
     }
 
     /// Adds a line at the end of the file as it is now (another session's lines kept),
@@ -46,30 +46,36 @@ public struct LineHistoryFile {
     public func append(_ line: String) throws(StoreError) {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
-        do {
+        if let readOnly = lock.readOnly { throw .readOnly(readOnly) }
+        do throws(FileError) {
             try lock.withLock { () throws(FileError) in
-                guard let lines = read() else {
+                guard let lines = try read() else {
                     // A file that is there but is no list of lines is never replaced by one line.
-                    throw FileError(
-                        "read", path: path, code: 0, detail: "it is not a property list of lines: left as it is")
+                    throw FileError("read", path: path, refusal: .doesNotParse)
                 }
                 guard let data = try? encoder.encode(Array((lines + [line]).suffix(limit))) else {
-                    throw FileError("encode", path: path, code: 0, detail: "the line history cannot be encoded")
+                    throw FileError("encode", path: path, refusal: .unencodable)
                 }
-                try directories.root.replace(name, with: data, temporary: directories.temporary)
+                _ = try directories.root.replace(name, with: data, temporary: directories.temporary)
             }
         } catch {
-            throw .unavailable(error.description)
+            throw .unavailable(error)
         }
     }
 
     /// The file's lines; empty when there is none, `nil` when it is there but holds no list
-    /// (unreadable, nested too deep). A line that reads as "no value" is the text `$null`
-    /// (``Line``).
-    private func read() -> [String]? {
-        guard let data = try? directories.root.read(name) else {
-            return directories.root.exists(name) ? nil : []
+    /// (no regular file, nested too deep). A line that reads as "no value" is the text
+    /// `$null` (``Line``). A read that fails throws: the lines are written back with one
+    /// more, so a failed read must never read as none.
+    private func read() throws(FileError) -> [String]? {
+        let data: Data?
+        do throws(FileError) {
+            data = try directories.root.read(name)
+        } catch {
+            if error.isTransient { throw error }
+            return nil
         }
+        guard let data else { return [] }
         return (try? PropertyListInput.decode([Line].self, from: data))?.compactMap(\.text)
     }
 

@@ -38,13 +38,23 @@ struct LogFile {
         }
     }
 
-    /// Opens the file for reading, when it exists and is a regular file; `nil` otherwise.
-    func openForReading() -> FileDescriptor? { (try? directory.open(name, access: .read)) ?? nil }
+    /// Opens the file for reading, when it exists and is a regular file; `nil` when it
+    /// does not exist or is something else (a FIFO, a link: never read). A call that fails
+    /// throws: a file that could not be opened is not a file that is not there.
+    func openForReading() throws(FileError) -> FileDescriptor? {
+        do throws(FileError) {
+            return try directory.open(name, access: .read)
+        } catch {
+            if error.isTransient { throw error }
+            return nil
+        }
+    }
 
     /// Whether the file's name still names the file open as `file` (same device and
-    /// inode): `false` once it was rotated or replaced.
-    func isCurrent(_ file: FileDescriptor) -> Bool {
-        guard let open = try? file.status(), let named = directory.status(of: name) else { return false }
+    /// inode): `false` once it was rotated, replaced or removed. A look that fails throws.
+    func isCurrent(_ file: FileDescriptor) throws(FileError) -> Bool {
+        let open = try file.status()
+        guard let named = try directory.status(of: name) else { return false }
         return open.isSameFile(as: named)
     }
 }

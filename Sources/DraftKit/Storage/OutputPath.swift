@@ -39,24 +39,35 @@ public struct OutputPath {
             throw OutputPathError(
                 code: EPERM, "\(path) is inside the data directory (\(dataDirectory)): give a path outside it")
         }
-        if let existing = parent.status(of: name), !existing.isRegularFile {
+        try checkRegular()
+    }
+
+    /// Refuses a name that holds something other than a regular file (or that cannot be
+    /// looked at).
+    private func checkRegular() throws(OutputPathError) {
+        let existing: FileStatus?
+        do throws(FileError) {
+            existing = try parent.status(of: name)
+        } catch {
+            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+        }
+        if let existing, !existing.isRegularFile {
             throw OutputPathError(
-                code: EEXIST, "\(path) is \(existing.kindName), not a regular file: it is left as it is")
+                code: EEXIST, "\(path) is \(existing.kind.words), not a regular file: it is left as it is")
         }
     }
 
     /// Replaces the file with `data`, durably and atomically, mode 0600: written beside
     /// it with no name until it is whole (``replaceUnnamed(with:)``), synced, given a name
     /// and renamed into place, the directory synced. Where the file system makes no file
-    /// without a name, written under a temporary name instead.
-    public func replace(with data: Data) throws(OutputPathError) {
-        if let existing = parent.status(of: name), !existing.isRegularFile {
-            throw OutputPathError(
-                code: EEXIST, "\(path) is \(existing.kindName), not a regular file: it is left as it is")
-        }
-        do {
-            if try replaceUnnamed(with: data) { return }
-            try parent.replace(name, with: data, temporary: parent)
+    /// without a name, written under a temporary name instead. When it throws, the file is
+    /// as it was; once renamed into place, a failed sync of the directory is returned (the
+    /// file is there, not yet confirmed on disk).
+    public func replace(with data: Data) throws(OutputPathError) -> FileError? {
+        try checkRegular()
+        do throws(FileError) {
+            if case .replaced(let unconfirmed) = try replaceUnnamed(with: data) { return unconfirmed }
+            return try parent.replace(name, with: data, temporary: parent)
         } catch {
             throw OutputPathError(code: error.code, "\(path): \(error.reason)")
         }
@@ -67,13 +78,14 @@ public struct OutputPath {
     /// renames it over the destination with SIGTERM, SIGINT, SIGHUP and SIGQUIT held off
     /// between the two (`pthread_sigmask`): an export stopped at any moment, killed too,
     /// leaves nothing beside the destination (a named temporary file was left for good,
-    /// up to the whole history's size). `false` where the file system or `/proc` does not
-    /// allow it (nothing was left either).
-    func replaceUnnamed(with data: Data) throws(FileError) -> Bool {
+    /// up to the whole history's size). ``Unnamed/unsupported`` where the file system or
+    /// `/proc` does not allow it (nothing was left either).
+    func replaceUnnamed(with data: Data) throws(FileError) -> Unnamed {
         let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
-        let opened = openat(parent.descriptor.rawValue, ".", temporaryFile | O_WRONLY | O_CLOEXEC, 0o600)
+        let opened = Syscall.openat(
+            parent.descriptor.rawValue, ".", temporaryFile | O_WRONLY | O_CLOEXEC, 0o600, shown: parent.path)
         guard opened >= 0 else {
-            if [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) { return false }
+            if [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) { return .unsupported }
             throw FileError("open", path: parent.path)
         }
         let file = FileDescriptor(rawValue: opened, path: parent.path(of: name))
@@ -88,9 +100,12 @@ public struct OutputPath {
         pthread_sigmask(SIG_BLOCK, &stops, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         let made = Directory.temporaryName("tmp")
-        guard linkat(AT_FDCWD, "/proc/self/fd/\(opened)", parent.descriptor.rawValue, made, AT_SYMLINK_FOLLOW) == 0
+        guard
+            Syscall.linkat(
+                AT_FDCWD, "/proc/self/fd/\(opened)", parent.descriptor.rawValue, made, AT_SYMLINK_FOLLOW,
+                shown: parent.path(of: made)) == 0
         else {
-            if errno == ENOENT { return false }
+            if errno == ENOENT { return .unsupported }
             throw FileError("link", path: parent.path(of: made))
         }
         do throws(FileError) {
@@ -99,8 +114,18 @@ public struct OutputPath {
             try? parent.remove(made)
             throw error
         }
-        try parent.sync()
-        return true
+        // In place: a sync of the directory that fails now is said, not thrown.
+        do throws(FileError) { try parent.sync() } catch { return .replaced(unconfirmed: error) }
+        return .replaced(unconfirmed: nil)
+    }
+
+    /// What ``replaceUnnamed(with:)`` did.
+    enum Unnamed {
+        /// The file system (or `/proc`) makes no file without a name: nothing was left.
+        case unsupported
+        /// The destination is replaced; the failed sync of its directory when it is not yet
+        /// confirmed on disk.
+        case replaced(unconfirmed: FileError?)
     }
 
     /// Opens the file for appending, made 0600 when missing: a regular file with no other
@@ -112,7 +137,7 @@ public struct OutputPath {
             }
             if try file.status().links > 1 {
                 file.close()
-                throw FileError("open", path: path, code: 0, detail: "it has other names (hard links)")
+                throw FileError("open", path: path, refusal: .otherNames)
             }
             return file
         } catch {
@@ -146,14 +171,18 @@ extension Directory {
         defer { opened.forEach { $0.close() } }
         var previous: FileStatus?
         for _ in 0..<4096 {
-            guard let status = try? current.status() else {
-                throw OutputPathError(code: errno, "\(path): cannot tell where it is")
+            let status: FileStatus
+            do throws(FileError) { status = try current.status() } catch {
+                throw OutputPathError(code: error.code, "\(path): cannot tell where it is (\(error.reason))")
             }
             if status.isSameFile(as: identity) { return true }
             if let previous, previous.isSameFile(as: status) { return false }
             previous = status
-            let up = openat(current.rawValue, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard up >= 0 else { throw OutputPathError(code: errno, "\(path): cannot tell where it is") }
+            let up = Syscall.openat(current.rawValue, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, shown: path + "/..")
+            guard up >= 0 else {
+                let failure = FileError("open", path: path + "/..")
+                throw OutputPathError(code: failure.code, "\(path): cannot tell where it is (\(failure.reason))")
+            }
             current = FileDescriptor(rawValue: up, path: path + "/..")
             opened.append(current)
         }

@@ -26,13 +26,18 @@ final class PropertyListFeed: HistoryFeed {
         watch?.drain()
         let read = reader.take()
         var slice = FeedSlice(hasMore: read.hasMore)
-        slice.arrivals = read.records.compactMap { record in
-            guard let message = segments.message(at: record, in: history) else { return nil }
-            // A record repeated (the same message where it was) announces it once.
-            let place = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)/\(record.position)"
-            if announced.count >= RecordLookup.remembered * 16 { announced.removeAll(keepingCapacity: true) }
-            guard announced.insert(ExactText(place + "/" + message.messageID)).inserted else { return nil }
-            return Arrival(chat: record.chat, message: message)
+        for record in read.records {
+            do throws(FileError) {
+                guard let message = try segments.message(at: record, in: history) else { continue }
+                // A record repeated (the same message where it was) announces it once.
+                let place = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)/\(record.position)"
+                if announced.count >= RecordLookup.remembered * 16 { announced.removeAll(keepingCapacity: true) }
+                guard announced.insert(ExactText(place + "/" + message.messageID)).inserted else { continue }
+                slice.arrivals.append(Arrival(chat: record.chat, message: message))
+            } catch {
+                // Stored, and shown when the chat is opened; said, never passed over in silence.
+                slice.warnings.append(.arrivalUnreadable(record.chat, error))
+            }
         }
         if read.skipped > 0 && !warnedOfSkip {
             warnedOfSkip = true
@@ -64,11 +69,19 @@ struct RecordLookup {
     static let remembered = 256
 
     /// The message a record points at, when it is still there (a segment repaired since, a
-    /// chat directory that is not a directory, a position past the end give `nil`).
-    mutating func message(at record: JournalRecord, in history: PropertyListHistory) -> Message? {
-        guard let folder = try? history.chatDirectory(record.chat) else { return nil }
+    /// chat directory that is not a directory, a position past the end give `nil`). A call
+    /// that fails throws.
+    mutating func message(at record: JournalRecord, in history: PropertyListHistory) throws(FileError) -> Message? {
+        let folder: Directory
+        do throws(FileError) {
+            guard let found = try history.directories.directory(of: record.chat) else { return nil }
+            folder = found
+        } catch {
+            if error.isTransient { throw error }
+            return nil
+        }
         let name = SegmentIndex.name(record.segment)
-        guard let status = folder.status(of: name), status.isRegularFile else { return nil }
+        guard let status = try folder.status(of: name), status.isRegularFile else { return nil }
         let key = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)"
         let known = seen[key]?.status == status
         if known, let count = seen[key]?.count, record.position >= count { return nil }
@@ -76,7 +89,7 @@ struct RecordLookup {
         if known, let last, last.key == key, record.position < last.messages.count {
             message = last.messages[record.position]
         } else {
-            guard let data = (try? SegmentStore.bytes(name, in: folder)) ?? nil else { return nil }
+            guard let data = try SegmentStore.bytes(name, in: folder) else { return nil }
             if seen.count >= Self.remembered { seen.removeAll(keepingCapacity: true) }
             if let one = BinaryChatLog.message(data, at: record.position) {
                 // The one message read, the others not: a record costs what its message costs.

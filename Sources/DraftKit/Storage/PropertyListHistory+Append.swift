@@ -15,12 +15,18 @@ extension PropertyListHistory {
     /// to ``bulkSegmentCapacity``; with `announce` off
     /// the journal is not told (a bulk load that no running process needs to see arrive).
     /// Returns what failed after the messages were stored: the journal or the chat list's
-    /// index could not be written (each said once, until it works again).
+    /// index could not be written (each said once, until it works again), or the last sync
+    /// failed once they were in place (``StoreWarning/notConfirmed(_:)``: stored, not yet
+    /// confirmed on disk; storing them again would store them twice). When it throws,
+    /// nothing of the messages is in the chat's last segment as it was read, and segments
+    /// this append started are in place only up to the one that failed (an import counts
+    /// what it stored chat by chat). A data directory that cannot be written refuses at once.
     @discardableResult
     public func appendAll(
         _ new: [Message], to chat: ChatID, durable: Bool = true, announce: Bool = true
     ) throws(StoreError) -> [StoreWarning] {
         guard let newest = new.last else { return [] }
+        try checkWritable()
         openingWarnings = []
         var warnings: [StoreWarning] = []
         timings.appends += 1
@@ -29,7 +35,7 @@ extension PropertyListHistory {
                 let folder = try timings.measure(\.directories) { () throws(FileError) in
                     try directories.makeDirectory(of: chat, durable: durable)
                 }
-                let lastNumber = segments.lastSegment(of: chat, in: folder)
+                let lastNumber = try segments.lastSegment(of: chat, in: folder)
                 var tail = lastNumber.flatMap { SegmentTail($0, in: folder, timings: &timings) }
                 // A last segment that cannot be extended in place is read whole (a damaged one
                 // is moved aside and counts as empty) and written anew with the new messages.
@@ -55,18 +61,23 @@ extension PropertyListHistory {
                 for part in plan.parts {
                     if let extended = tail, part.number == extended.number {
                         tail = nil
-                        if try extended.append(
-                            Array(part.added), durable: durable, faults: segments.faults, timings: &timings)
-                        {
+                        switch try extended.append(Array(part.added), durable: durable, timings: &timings) {
+                        case .done(let unconfirmed):
+                            if let unconfirmed { warnings.append(.notConfirmed(unconfirmed)) }
                             continue
+                        case .tooNarrow:
+                            held = try readWhole(part.number)
                         }
-                        held = try readWhole(part.number)
                     }
                     whole.append((part.number, part.held > 0 ? (held ?? []) + part.added : part.added))
                 }
                 let encoded = timings.measure(\.encode) { SegmentCodec.encode(whole.map(\.messages)) }
                 for (segment, data) in zip(whole, encoded) {
-                    try segments.replace(segment.number, in: folder, with: data, durable: durable, timings: &timings)
+                    if let unconfirmed = try segments.replace(
+                        segment.number, in: folder, with: data, durable: durable, timings: &timings)
+                    {
+                        warnings.append(.notConfirmed(unconfirmed))
+                    }
                     onDisk = segment.number
                 }
                 onDisk = plan.parts.last?.number ?? onDisk
@@ -91,17 +102,17 @@ extension PropertyListHistory {
         return warnings
     }
 
-    /// Runs `body`; on its first failure in a row, the warning `warn` makes of the reason.
+    /// Runs `body`; on its first failure in a row, the warning `warn` makes of the failure.
     func noteOnce(
-        _ failing: inout Bool, _ body: () throws(FileError) -> Void, warn: (String) -> StoreWarning
+        _ failing: inout Bool, _ body: () throws(FileError) -> Void, warn: (FileError) -> StoreWarning
     ) -> [StoreWarning] {
-        do {
+        do throws(FileError) {
             try body()
             failing = false
             return []
         } catch {
             defer { failing = true }
-            return failing ? [] : [warn(error.description)]
+            return failing ? [] : [warn(error)]
         }
     }
 }

@@ -15,13 +15,17 @@ extension PropertyListHistory {
 
     /// The chats the index `recent` names last, newest first, each read for its last
     /// message only: as many segments as chats shown. A chat whose directory is gone
-    /// since is left out; one that cannot be read is listed with a warning. Without a
-    /// usable index, every chat is read and sorted.
+    /// since is left out; one that cannot be read is listed with a warning. Without an
+    /// index, every chat is read and sorted. An index that cannot be read, or a chat's
+    /// directory that cannot be looked at, is an error: never a shorter list.
     public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]> {
-        guard
-            let entries = recent.newest(
-                limit, where: { include($0) && directories.root(of: $0.kind).exists($0.rawValue) })
-        else {
+        let found = try Self.available { () throws(FileError) in
+            try recent.newest(limit) { (chat: ChatID) throws(FileError) -> Bool in
+                guard include(chat) else { return false }
+                return try directories.root(of: chat.kind).exists(chat.rawValue)
+            }
+        }
+        guard let entries = found else {
             var all = try chats()
             all.value = Array(
                 all.value.filter { include($0.chatID) }.sorted {
@@ -53,7 +57,7 @@ extension PropertyListHistory {
         var warnings: [StoreWarning] = []
         do throws(FileError) {
             guard let folder = try directories.directory(of: chat),
-                let last = segments.lastSegment(of: chat, in: folder)
+                let last = try segments.lastSegment(of: chat, in: folder)
             else { return Reading(nil) }
             // Only the last message is wanted: the others are passed over, not decoded (the
             // chat list's cost is in what it shows).
@@ -70,14 +74,14 @@ extension PropertyListHistory {
             var lastMessage = try read(last)?.last
             var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
             var number = last
-            while lastMessage == nil, let previous = earlier.segment(before: number) {
+            while lastMessage == nil, let previous = try earlier.segment(before: number) {
                 lastMessage = try read(previous)?.last
                 number = previous
             }
             return Reading(ChatSummary(chatID: chat, lastMessage: lastMessage), warnings: warnings)
         } catch {
             return Reading(
-                ChatSummary(chatID: chat, lastMessage: nil), warnings: warnings + [.chatUnreadable(chat, error.reason)])
+                ChatSummary(chatID: chat, lastMessage: nil), warnings: warnings + [.chatUnreadable(chat, error)])
         }
     }
 }

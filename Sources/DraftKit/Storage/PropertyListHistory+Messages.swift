@@ -1,18 +1,19 @@
-/// Reading a chat's messages: the last few, all of them, how many.
+/// Reading a chat's messages: the last few, all of them, how many. A call that fails on
+/// the way is the chat's error (``StoreError/chat(_:_:)``), never fewer messages.
 extension PropertyListHistory {
     public func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> Reading<[Message]> {
-        guard limit > 0, let folder = try chatDirectory(chat), var number = segments.lastSegment(of: chat, in: folder)
-        else { return Reading([]) }
+        guard limit > 0, let folder = try chatDirectory(chat) else { return Reading([]) }
         var result: [Message] = []
         var warnings: [StoreWarning] = []
         var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
         try Self.readable(chat) { () throws(FileError) in
+            guard var number = try segments.lastSegment(of: chat, in: folder) else { return }
             while result.count < limit {
                 let messages =
                     try segments.read(
                         chat, in: folder, number, repair: true, last: limit - result.count, warnings: &warnings) ?? []
                 result.insert(contentsOf: messages.suffix(limit - result.count), at: 0)
-                guard let previous = earlier.segment(before: number) else { break }
+                guard let previous = try earlier.segment(before: number) else { break }
                 number = previous
             }
         }
@@ -25,7 +26,7 @@ extension PropertyListHistory {
         var result: [Message] = []
         var warnings: [StoreWarning] = []
         try Self.readable(chat) { () throws(FileError) in
-            for number in segments.index.segments(in: folder) {
+            for number in try segments.index.segments(in: folder) {
                 result += try segments.read(chat, in: folder, number, repair: true, warnings: &warnings) ?? []
             }
         }
@@ -33,12 +34,11 @@ extension PropertyListHistory {
     }
 
     public func messageCount(in chat: ChatID) throws(StoreError) -> Reading<Int> {
-        guard let folder = try chatDirectory(chat), let last = segments.lastSegment(of: chat, in: folder) else {
-            return Reading(0)
-        }
+        guard let folder = try chatDirectory(chat) else { return Reading(0) }
         var warnings: [StoreWarning] = []
-        let count = try Self.readable(chat) { () throws(FileError) in
-            try segments.lock.withLock { () throws(FileError) in
+        let count = try Self.readable(chat) { () throws(FileError) -> Int in
+            guard let last = try segments.lastSegment(of: chat, in: folder) else { return 0 }
+            return try segments.lock.withLock { () throws(FileError) in
                 let file = segments.countFile(in: folder)
                 var cache = file.read()
                 if cache.segments > last { cache = (0, 0) }
@@ -49,13 +49,13 @@ extension PropertyListHistory {
                 let uncovered =
                     last - cache.segments <= 1
                     ? Array(cache.segments..<last)
-                    : segments.index.segments(in: folder).filter { (known..<last).contains($0) }
+                    : try segments.index.segments(in: folder).filter { (known..<last).contains($0) }
                 for number in uncovered {
                     cache.messages +=
                         try segments.read(chat, in: folder, number, repair: true, warnings: &warnings)?.count ?? 0
                 }
                 cache.segments = max(cache.segments, last)
-                if cache.segments > known { file.write(cache) }
+                if cache.segments > known && readOnly == nil { file.write(cache) }
                 return cache.messages
                     + (try segments.read(chat, in: folder, last, repair: true, warnings: &warnings)?.count ?? 0)
             }

@@ -19,6 +19,7 @@ extension PropertyListHistory {
     /// an error, never a number: counted as 0 it gave runs again that were claimed before,
     /// and their IDs (the IDs are then random, ``Outbox``).
     public func claimRun() throws(StoreError) -> Int {
+        try checkWritable()
         var claimed = 0
         try Self.available { () throws(FileError) in
             try segments.lock.withLock { () throws(FileError) in
@@ -28,13 +29,14 @@ extension PropertyListHistory {
                     guard text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text), number < Int.max
                     else {
                         throw FileError(
-                            "read", path: directories.root.path(of: Self.runsFile), code: 0,
-                            detail: "it holds no run number below the largest")
+                            "read", path: directories.root.path(of: Self.runsFile), refusal: .doesNotParse)
                     }
                     last = number
                 }
                 claimed = last + 1
-                try directories.root.replace(
+                // In place, not confirmed on disk: the number is claimed (a power cut now could
+                // give it again after the restart, as it could before any sync).
+                _ = try directories.root.replace(
                     Self.runsFile, with: Data("\(claimed)\n".utf8), temporary: directories.temporary)
             }
         }

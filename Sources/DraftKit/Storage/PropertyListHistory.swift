@@ -62,21 +62,9 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// Where the time of appends went, since the history was opened or the figures reset.
     public var timings = AppendTimings()
 
-    /// Makes chosen writes fail, as a full disk would; for tests only.
-    var faults: Directory.FaultInjector? {
-        get { segments.faults }
-        set { segments.faults = newValue }
-    }
-
-    /// Makes every write fail with this `errno` from now on (0 to stop): a full disk
-    /// (`ENOSPC`) or a failing device (`EIO`), for tests and demonstrations.
-    public func failWrites(with code: Int32) {
-        if code == 0 {
-            faults = nil
-        } else {
-            faults = { _, _ in code }
-        }
-    }
+    /// Why the data directory cannot be written here (read-only), when it cannot: reads
+    /// work, and every write is refused with ``StoreError/readOnly(_:)``.
+    public var readOnly: FileError? { segments.lock.readOnly }
 
     /// Whether a temporary file's writer is still running: its name starts with the
     /// process ID of the process that made it (``Directory/temporaryName(_:)``), and not
@@ -96,51 +84,67 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// still running) and brings an older
     /// layout up to date. Reads no history (a directory from before the chat list's index
     /// gets one built, once). `clock` dates the names of files moved aside; `isUser` tells
-    /// a user's private chat from a comment thread in a version 1 directory.
+    /// a user's private chat from a comment thread in a version 1 directory (and throws
+    /// when it cannot tell: then nothing is moved).
+    ///
+    /// A data directory that cannot be written here (a read-only file system) opens for
+    /// reading: nothing is removed, upgraded or built, and ``readOnly`` says why; one that
+    /// needs an upgrade cannot be opened so.
     public init(
         directory: String, segmentCapacity: Int = defaultSegmentCapacity,
         clock: @escaping @Sendable () -> Date = { Date() }, onLockWait: ((LockWait) -> Void)? = nil,
-        isUser: (String) -> Bool = { _ in false }
+        isUser: (String) throws(FileError) -> Bool = { _ in false }
     ) throws(StoreError) {
         self.directory = directory
         self.segmentCapacity = max(1, segmentCapacity)
-        do {
+        do throws(FileError) {
             directories = try HistoryDirectories(path: directory)
             let lock = try FileLock("lock", in: directories.root)
             lock.onWait = onLockWait
             segments = SegmentStore(directories: directories, lock: lock, clock: clock)
         } catch {
-            throw .unavailable(error.description)
+            throw .unavailable(error)
         }
         journal = Journal(directory: directories.live)
         recent = RecentChats(directory: directories.root, temporary: directories.temporary)
         openingWarnings = []
         var warnings: [StoreWarning] = []
+        let upgrade = LayoutUpgrade(directories: directories)
+        if let readOnly = segments.lock.readOnly {
+            if try Self.available({ () throws(FileError) in try upgrade.isNeeded() }) { throw .readOnly(readOnly) }
+            return
+        }
         try Self.available { () throws(FileError) in
             try segments.lock.withLock { () throws(FileError) in
                 for name in try directories.temporary.names() where !Self.isBeingWritten(name) {
                     try directories.temporary.remove(name)
                 }
-                warnings = try LayoutUpgrade(directories: directories).run(isUser: isUser)
-                if !recent.exists {
-                    // A directory from before the index: one scan of every chat, once. It
-                    // repairs nothing: damage is set aside, with a warning, when it is read.
-                    var summaries: [ChatSummary] = []
-                    for kind in ChatID.Kind.allCases {
-                        for name in try directories.root(of: kind).names() {
-                            if let chat = ChatID(name, kind: kind), let found = summary(of: chat, repair: false).value {
-                                summaries.append(found)
-                            }
-                        }
-                    }
-                    try recent.rebuild(
-                        summaries.sorted { ($0.lastActivity, $0.chatID) < ($1.lastActivity, $1.chatID) }.map {
-                            RecentChats.Entry(chat: $0.chatID, date: $0.lastActivity)
-                        })
-                }
+                warnings = try upgrade.run(isUser: isUser)
+                if try !recent.exists() { warnings += try buildChatList() }
             }
         }
         openingWarnings = warnings
+    }
+
+    /// Builds the chat list's index of a directory from before it: one scan of every chat,
+    /// once. It repairs nothing (damage is set aside, with a warning, when it is read), and
+    /// writes nothing when a chat could not be read: an index built from part of the chats
+    /// would hide the others until they change. The warning then says so.
+    private func buildChatList() throws(FileError) -> [StoreWarning] {
+        var summaries: [ChatSummary] = []
+        for kind in ChatID.Kind.allCases {
+            for name in try directories.root(of: kind).names() {
+                guard let chat = ChatID(name, kind: kind) else { continue }
+                let reading = summary(of: chat, repair: false)
+                for case .chatUnreadable(_, let failure) in reading.warnings { return [.chatListNotBuilt(failure)] }
+                if let found = reading.value { summaries.append(found) }
+            }
+        }
+        try recent.rebuild(
+            summaries.sorted { ($0.lastActivity, $0.chatID) < ($1.lastActivity, $1.chatID) }.map {
+                RecentChats.Entry(chat: $0.chatID, date: $0.lastActivity)
+            })
+        return []
     }
 
     @discardableResult
@@ -192,13 +196,13 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// Runs `body` holding the data directory's lock (``FileLock``, reentrant): no other
     /// process appends meanwhile.
     public func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        var outcome: Result<T, StoreError> = .failure(.unavailable("the lock was not taken"))
+        var outcome: Result<T, StoreError>?
         try Self.available { () throws(FileError) in
             try segments.lock.withLock { () throws(FileError) in
                 do throws(StoreError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
             }
         }
-        return try outcome.get()
+        return try outcome!.get()
     }
 
     // MARK: - Errors
@@ -209,16 +213,23 @@ public final class PropertyListHistory: BulkHistoryStore {
         do throws(FileError) {
             return try directories.directory(of: chat)
         } catch {
-            throw .damagedChat(chat, error.reason)
+            throw .chat(chat, error)
         }
     }
 
+    /// Runs `body`; a call that fails in it is the store's error.
     static func available<T>(_ body: () throws(FileError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch { throw .unavailable(error.description) }
+        do { return try body() } catch { throw .unavailable(error) }
     }
 
+    /// Runs `body` on one chat's files; a call that fails in it is that chat's error.
     static func readable<T>(_ chat: ChatID, _ body: () throws(FileError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch { throw .damagedChat(chat, error.description) }
+        do { return try body() } catch { throw .chat(chat, error) }
+    }
+
+    /// Refuses a write when the data directory cannot be written here.
+    func checkWritable() throws(StoreError) {
+        if let readOnly { throw .readOnly(readOnly) }
     }
 
     // MARK: - Layout
@@ -226,9 +237,9 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// A chat's directory's path, for messages and tests.
     func path(of chat: ChatID) -> String { directory + "/" + SegmentStore.relativePath(of: chat) }
 
-    /// The index of a chat's last segment, when it has any.
-    func lastSegment(of chat: ChatID) -> Int? {
-        guard let folder = try? chatDirectory(chat) else { return nil }
-        return segments.lastSegment(of: chat, in: folder)
+    /// The index of a chat's last segment, when it has any (for tests).
+    func lastSegment(of chat: ChatID) throws(StoreError) -> Int? {
+        guard let folder = try chatDirectory(chat) else { return nil }
+        return try Self.readable(chat) { () throws(FileError) in try segments.lastSegment(of: chat, in: folder) }
     }
 }

@@ -62,7 +62,8 @@ final class RecentChats {
         var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
     }
 
-    var exists: Bool { log.directory.exists(log.name) }
+    /// Whether the file is there (a failed look is an error).
+    func exists() throws(FileError) -> Bool { try log.directory.exists(log.name) }
 
     /// Notes that these chats just changed (the caller holds the lock).
     func note(_ entries: [Entry]) throws(FileError) {
@@ -88,8 +89,9 @@ final class RecentChats {
 
     private func write(_ entries: [Entry]) throws(FileError) {
         let data = Data(entries.map(\.line).joined().utf8)
-        try log.directory.replace(log.name, with: data, temporary: temporary, durable: false)
-        try log.directory.replace(sizeName, with: Data(String(data.count).utf8), temporary: temporary, durable: false)
+        _ = try log.directory.replace(log.name, with: data, temporary: temporary, durable: false)
+        _ = try log.directory.replace(
+            sizeName, with: Data(String(data.count).utf8), temporary: temporary, durable: false)
         compactedSize = data.count
     }
 
@@ -115,12 +117,12 @@ final class RecentChats {
     ///
     /// Each byte is read and scanned once: a line longer than any entry (a torn or
     /// zero-filled tail) is dropped as it is met, never carried and copied again with every
-    /// block before it.
-    func newest(_ limit: Int, where include: (ChatID) -> Bool) -> [Entry]? {
+    /// block before it. A read that fails throws: the list is never cut short by it.
+    func newest(_ limit: Int, where include: (ChatID) throws(FileError) -> Bool) throws(FileError) -> [Entry]? {
         bytesScanned = 0
-        guard let file = log.openForReading() else { return nil }
+        guard let file = try log.openForReading() else { return nil }
         defer { file.close() }
-        var end = (try? file.status().size) ?? 0
+        var end = try file.status().size
         // The start of a line cut by a block's first byte, read with the block before it;
         // and whether the line that block ends with is too long to be an entry.
         var carry: [UInt8] = []
@@ -130,7 +132,7 @@ final class RecentChats {
         let block = 16 * 1024
         while end > 0 && found.count < limit {
             let start = max(0, end - block)
-            guard var bytes = try? file.read(at: start, upTo: end - start) else { break }
+            var bytes = try file.read(at: start, upTo: end - start)
             end = start
             if tailTooLong {
                 guard let last = bytes.lastIndex(of: 0x0A) else { continue }
@@ -152,7 +154,7 @@ final class RecentChats {
             }
             for line in bytes.split(separator: 0x0A).reversed() where line.count <= Self.maximumLineBytes {
                 guard let entry = Entry(line: Substring(String(decoding: line, as: UTF8.self))),
-                    include(entry.chat), seen.insert(entry.chat).inserted
+                    try include(entry.chat), seen.insert(entry.chat).inserted
                 else { continue }
                 found.append(entry)
                 if found.count == limit { break }

@@ -19,7 +19,8 @@ struct SegmentCount {
     static let name = "count"
 
     /// How many full segments the file covers, and the messages they hold; (0, 0) when
-    /// there is no usable file.
+    /// there is no usable file, or it cannot be read: a cache only ever costs a recount
+    /// from the segments themselves, where a failed read is an error.
     func read() -> (segments: Int, messages: Int) {
         guard let data = try? directory.read(Self.name, limit: 4096),
             let cache = try? PropertyListInput.decode([String: Int].self, from: data),
@@ -34,7 +35,7 @@ struct SegmentCount {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         guard let data = try? encoder.encode(["segments": cache.segments, "messages": cache.messages]) else { return }
-        try? directory.replace(Self.name, with: data, temporary: temporary, durable: false)
+        _ = try? directory.replace(Self.name, with: data, temporary: temporary, durable: false)
     }
 
     /// These segments just filled up, in order, each with its count: covered too, as far

@@ -19,25 +19,30 @@ final class SegmentIndex {
     /// `fstatat` calls). When neither holds (after a crash, or files moved by hand), the
     /// chat's directory is listed once and the highest segment number wins, gaps or not.
     /// Numbers past ``maximum`` are ignored, so no name can make the arithmetic overflow.
-    func lastSegment(of chat: ChatID, in directory: Directory) -> Int? {
-        func exists(_ index: Int) -> Bool { directory.exists(Self.name(index)) }
-        func isLast(_ index: Int) -> Bool {
-            (0...Self.maximum).contains(index) && exists(index) && (index == Self.maximum || !exists(index + 1))
+    /// A probe or a listing that fails is an error: "no segment" is only ever concluded
+    /// from a listing that ended (an append planned on a failed one would replace segment 0).
+    func lastSegment(of chat: ChatID, in directory: Directory) throws(FileError) -> Int? {
+        func exists(_ index: Int) throws(FileError) -> Bool { try directory.exists(Self.name(index)) }
+        func isLast(_ index: Int) throws(FileError) -> Bool {
+            guard (0...Self.maximum).contains(index), try exists(index) else { return false }
+            if index == Self.maximum { return true }
+            return try !exists(index + 1)
         }
-        if let hint = lastSegmentHint[chat], isLast(hint) { return hint }
-        if let link = directory.linkTarget("last"), let hint = Self.number(link), isLast(hint) {
+        if let hint = lastSegmentHint[chat], try isLast(hint) { return hint }
+        if let link = directory.linkTarget("last"), let hint = Self.number(link), try isLast(hint) {
             lastSegmentHint[chat] = hint
             return hint
         }
-        guard let last = segments(in: directory).last else { return nil }
+        guard let last = try segments(in: directory).last else { return nil }
         lastSegmentHint[chat] = last
         return last
     }
 
     /// The numbers of the segments a chat's directory holds, in order: one listing, so
-    /// the cost is in the files there are, not in the numbers between them.
-    func segments(in directory: Directory) -> [Int] {
-        ((try? directory.names()) ?? []).compactMap(Self.number).sorted()
+    /// the cost is in the files there are, not in the numbers between them. A listing
+    /// that fails throws.
+    func segments(in directory: Directory) throws(FileError) -> [Int] {
+        try directory.names().compactMap(Self.number).sorted()
     }
 
     /// The segments before one, for a walk back through a chat (``segment(before:)``): the
@@ -54,11 +59,12 @@ final class SegmentIndex {
             self.directory = directory
         }
 
-        /// The segment before `number` that exists; `nil` when there is none.
-        mutating func segment(before number: Int) -> Int? {
+        /// The segment before `number` that exists; `nil` when there is none. A probe or a
+        /// listing that fails throws.
+        mutating func segment(before number: Int) throws(FileError) -> Int? {
             guard number > 0 else { return nil }
-            if listing == nil, directory.exists(SegmentIndex.name(number - 1)) { return number - 1 }
-            if listing == nil { listing = index.segments(in: directory) }
+            if listing == nil, try directory.exists(SegmentIndex.name(number - 1)) { return number - 1 }
+            if listing == nil { listing = try index.segments(in: directory) }
             guard let numbers = listing else { return nil }
             // The last number below `number`, by halves (the listing is sorted).
             var low = 0
@@ -91,7 +97,7 @@ final class SegmentIndex {
         let target = Self.name(index)
         let link = directory.linkTarget("last")
         if link != target && (index > 0 || link != nil || linkFirst) {
-            try? directory.replaceLink("last", to: target, temporary: temporary)
+            try? directory.replaceLink("last", to: target, temporary: temporary)  // a hint: a failure costs a probe
         }
         lastSegmentHint[chat] = index
     }

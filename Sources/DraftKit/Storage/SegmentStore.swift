@@ -15,8 +15,6 @@ final class SegmentStore {
     let index = SegmentIndex()
     /// Dates the names of files moved aside.
     let clock: @Sendable () -> Date
-    /// Makes chosen writes fail, as a full disk would; for tests only.
-    var faults: Directory.FaultInjector?
 
     init(directories: HistoryDirectories, lock: FileLock, clock: @escaping @Sendable () -> Date) {
         self.directories = directories
@@ -30,15 +28,17 @@ final class SegmentStore {
     }
 
     /// The index of a chat's last segment (``SegmentIndex/lastSegment(of:in:)``).
-    func lastSegment(of chat: ChatID, in directory: Directory) -> Int? {
-        index.lastSegment(of: chat, in: directory)
+    func lastSegment(of chat: ChatID, in directory: Directory) throws(FileError) -> Int? {
+        try index.lastSegment(of: chat, in: directory)
     }
 
     /// Reads one segment (its `last` messages only, where its object table is read); `nil`
-    /// when it does not exist. A damaged one is moved aside (a
-    /// warning is added) under the lock; when its end is a torn append, what was whole
-    /// before it takes its place, else, when `repair` is set, an empty one does, so the
-    /// numbering keeps no gap.
+    /// when it does not exist. A damaged one is moved aside (a warning is added) under the
+    /// lock; when its end is a torn append, what was whole before it takes its place, else,
+    /// when `repair` is set, an empty one does, so the numbering keeps no gap. A read that
+    /// fails (`EIO`, `EMFILE`, ...) throws: a file is damaged only when its bytes were read
+    /// and do not parse. Where the directory cannot be written (``FileLock/readOnly``),
+    /// nothing is repaired: what was whole is returned, and a warning says the file stays.
     func read(
         _ chat: ChatID, in directory: Directory, _ number: Int, repair: Bool, last: Int = .max,
         warnings: inout [StoreWarning]
@@ -47,24 +47,35 @@ final class SegmentStore {
         if let data = try Self.bytes(name, in: directory), let messages = SegmentCodec.decode(data, last: last) {
             return messages
         }
-        guard directory.exists(name) else { return nil }
+        guard try directory.exists(name) else { return nil }
         return try lock.withLock { () throws(FileError) -> [Message]? in
             // Another process may have repaired or replaced it meanwhile (or finished an append).
-            guard directory.exists(name) else { return [] }
-            if let messages = try Self.decode(name, in: directory) { return messages }
+            guard try directory.exists(name) else { return [] }
+            let data = try Self.bytes(name, in: directory)
+            if let data, let messages = SegmentCodec.decode(data) { return messages }
             // A torn append (a kill during the write, a power cut before its sync): what
             // was whole before it is kept; the file as found is moved aside, never lost.
-            let torn = (try? Self.bytes(name, in: directory)).flatMap { $0 }.flatMap {
-                SegmentLayout.recovered(from: [UInt8]($0))
+            let torn = data.flatMap { SegmentLayout.recovered(from: [UInt8]($0)) }
+            if let readOnly = lock.readOnly {
+                warnings.append(.notRepaired(chat, file: Self.relativePath(of: chat) + "/" + name, readOnly))
+                return torn?.messages ?? []
+            }
+            // The cache may cover what is moved aside: counted again from nothing (removed
+            // first, so a failure leaves the damaged file to be found again; one that is no
+            // file is no cache, and is never read).
+            do throws(FileError) { try directory.remove(SegmentCount.name) } catch {
+                if error.isTransient { throw error }
             }
             warnings.append(try quarantine(name, of: chat, in: directory))
-            // The cache may cover what was moved aside: count again from nothing.
-            try? directory.remove(SegmentCount.name)
             if let torn {
-                try replace(number, in: directory, with: Data(torn.bytes), durable: true)
+                if let unconfirmed = try replace(number, in: directory, with: Data(torn.bytes), durable: true) {
+                    warnings.append(.notConfirmed(unconfirmed))
+                }
                 return torn.messages
             }
-            if repair { try write([], to: directory, number) }
+            if repair, let unconfirmed = try write([], to: directory, number) {
+                warnings.append(.notConfirmed(unconfirmed))
+            }
             return []
         }
     }
@@ -77,12 +88,12 @@ final class SegmentStore {
     }
 
     /// A segment's bytes; `nil` when it is missing, or is no regular file of a readable
-    /// size (damage, to be moved aside). Other errors are thrown.
+    /// size (damage, to be moved aside). A call that fails is thrown.
     static func bytes(_ name: String, in directory: Directory) throws(FileError) -> Data? {
         do {
             return try directory.read(name)
         } catch {
-            if error.code == 0 || error.code == EFBIG || error.code == EISDIR || error.code == ELOOP { return nil }
+            if !error.isTransient { return nil }
             throw error
         }
     }
@@ -95,7 +106,7 @@ final class SegmentStore {
         let stamp = formatter.string(from: clock()).replacingOccurrences(of: ":", with: "")
         var aside = "\(name).corrupt-\(stamp)"
         var attempt = 1
-        while directory.exists(aside) {
+        while try directory.exists(aside) {
             attempt += 1
             aside = "\(name).corrupt-\(stamp)-\(attempt)"
         }
@@ -103,29 +114,31 @@ final class SegmentStore {
         return .movedAside(chat, file: Self.relativePath(of: chat) + "/" + aside)
     }
 
-    /// Writes one segment (``Directory/replace(_:with:temporary:durable:faults:)``).
-    func write(_ messages: [Message], to directory: Directory, _ number: Int, durable: Bool = true) throws(FileError) {
+    /// Writes one segment (``Directory/replace(_:with:temporary:durable:)``); the failed
+    /// directory sync when it is in place but not confirmed on disk.
+    func write(
+        _ messages: [Message], to directory: Directory, _ number: Int, durable: Bool = true
+    ) throws(FileError) -> FileError? {
         try replace(number, in: directory, with: SegmentEncoder.segment(messages[...]), durable: durable)
     }
 
-    /// Replaces one segment with encoded bytes, adding the time of each step to `timings`.
+    /// Replaces one segment with encoded bytes, adding the time of each step to `timings`;
+    /// the failed directory sync when it is in place but not confirmed on disk.
     func replace(
         _ number: Int, in directory: Directory, with data: some ContiguousBytes, durable: Bool,
         timings: inout AppendTimings
-    ) throws(FileError) {
+    ) throws(FileError) -> FileError? {
         try directory.replace(
-            SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable, faults: faults,
+            SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable,
             timings: &timings)
     }
 
-    /// Replaces one segment with encoded bytes.
+    /// Replaces one segment with encoded bytes (``replace(_:in:with:durable:timings:)``).
     func replace(
         _ number: Int, in directory: Directory, with data: some ContiguousBytes, durable: Bool
-    )
-        throws(FileError)
-    {
+    ) throws(FileError) -> FileError? {
         var ignored = AppendTimings()
-        try replace(number, in: directory, with: data, durable: durable, timings: &ignored)
+        return try replace(number, in: directory, with: data, durable: durable, timings: &ignored)
     }
 
     /// Remembers a chat's last segment (``SegmentIndex/noteLastSegment(_:_:in:temporary:)``).

@@ -8,6 +8,10 @@ import Glibc
 /// one `write`, and syncs the file's data (``FileDescriptor/syncData()``): the file is
 /// never renamed, so its directory needs no sync. A write or sync that fails cuts the file
 /// back to its old size, leaving it as it was.
+///
+/// A segment that cannot be opened or read here gives no tail: the caller reads it whole
+/// (where a failure is an error) and writes it anew, so nothing is planned from a failed
+/// read.
 final class SegmentTail {
     /// The segment's number.
     let number: Int
@@ -47,38 +51,44 @@ final class SegmentTail {
 
     deinit { file.close() }
 
-    /// Appends `messages` and, when `durable`, syncs; `false` when the segment's references
-    /// are too narrow for them (nothing was written: the caller writes it anew).
+    /// What an append did.
+    enum Appended {
+        /// The messages are at the segment's end; when `durable`, synced, unless the sync
+        /// failed and the file could not be cut back either: then they are in place and
+        /// read back, and this is the failed sync (not yet confirmed on disk).
+        case done(unconfirmed: FileError?)
+        /// The segment's references are too narrow for them: nothing was written, and the
+        /// caller writes the segment anew.
+        case tooNarrow
+    }
+
+    /// Appends `messages` and, when `durable`, syncs them (`fdatasync`). A write or a sync
+    /// that fails is taken back (the file cut to its old size) and thrown: nothing was
+    /// stored. When it cannot be taken back, a write that failed leaves a torn end (cut off
+    /// at the next read) and is thrown; a sync that failed after the whole write leaves the
+    /// messages in place, and is returned as ``Appended/done(unconfirmed:)``.
     func append(
-        _ messages: [Message], durable: Bool, faults: Directory.FaultInjector?, timings: inout AppendTimings
-    ) throws(FileError) -> Bool {
+        _ messages: [Message], durable: Bool, timings: inout AppendTimings
+    ) throws(FileError) -> Appended {
         guard let bytes = timings.measure(\.encode, { SegmentEncoder.append(messages, to: layout) }) else {
-            return false
+            return .tooNarrow
         }
         do throws(FileError) {
-            try timings.measure(\.write) { () throws(FileError) in
-                try Self.check(faults, "write", file.path)
-                try file.writeAll(bytes)
-            }
-            if durable {
-                try timings.measure(\.sync) { () throws(FileError) in
-                    try Self.check(faults, "fsync", file.path)
-                    try file.syncData()
-                }
-            }
+            try timings.measure(\.write) { () throws(FileError) in try file.writeAll(bytes) }
         } catch {
-            // Whatever part was written is cut off: the segment is as it was.
+            // Whatever part was written is cut off: the segment is as it was (or, when that
+            // fails too, its end is torn and cut off when it is next read).
             try? file.truncate(to: layout.size)
             throw error
         }
-        return true
-    }
-
-    private static func check(
-        _ faults: Directory.FaultInjector?, _ operation: String, _ path: String
-    )
-        throws(FileError)
-    {
-        if let code = faults?(operation, path), code != 0 { throw FileError(operation, path: path, code: code) }
+        guard durable else { return .done(unconfirmed: nil) }
+        do throws(FileError) {
+            try timings.measure(\.sync) { () throws(FileError) in try file.syncData() }
+        } catch {
+            let failedSync = error
+            guard (try? file.truncate(to: layout.size)) != nil else { return .done(unconfirmed: failedSync) }
+            throw failedSync
+        }
+        return .done(unconfirmed: nil)
     }
 }

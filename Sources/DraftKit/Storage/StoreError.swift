@@ -1,57 +1,53 @@
-/// Why a ``HistoryStore`` could not do what was asked, in terms of chats, not files.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The store cannot be read or written at the moment (a full disk, a permission, a
-    /// device error): what went wrong, in words. Nothing was changed.
-    case unavailable(String)
-    /// One chat's history cannot be read; the other chats are not affected.
-    case damagedChat(ChatID, String)
-
-    public var description: String {
-        switch self {
-        case .unavailable(let reason): return reason
-        case .damagedChat(let chat, let reason): return "the history of \(chat) is damaged: \(reason)"
-        }
-    }
+/// Why a ``HistoryStore`` could not do what was asked: the call that failed (its name,
+/// path and `errno`, ``FileError``), and the chat it was for. Data only: the presenter
+/// words it, "could not read" for a call that failed and "damaged" only for a file that
+/// is not what it must be.
+public enum StoreError: Error, Equatable, Sendable {
+    /// The store could not be read or written at the moment (a device error, a full disk,
+    /// no descriptors left): the call that failed. Nothing was changed.
+    case unavailable(FileError)
+    /// One chat's history could not be used: the call that failed, or what its files are
+    /// instead of what they must be (a link, a file where its directory belongs). The
+    /// other chats are not affected.
+    case chat(ChatID, FileError)
+    /// The data directory cannot be written here (a read-only file system, no write
+    /// permission): it is read, and nothing is stored. The call that told.
+    case readOnly(FileError)
 }
 
 /// Something a ``HistoryStore`` noticed and repaired or worked around, delivered with the
-/// result of the call that met it (``Reading``).
-public enum StoreWarning: Equatable, Sendable, CustomStringConvertible {
+/// result of the call that met it (``Reading``). Data only: the presenter words it.
+public enum StoreWarning: Equatable, Sendable {
     /// A file of a chat did not parse; it was moved aside unchanged under this name
     /// (relative to the data directory), and the rest of the history is intact.
     case movedAside(ChatID, file: String)
+    /// A file of a chat did not parse, and could not be moved aside (the data directory is
+    /// read-only): it is left as it is, and what of it was whole is shown.
+    case notRepaired(ChatID, file: String, FileError)
     /// A chat could not be read while listing chats; it is listed without its last
     /// message.
-    case chatUnreadable(ChatID, String)
-    /// A directory from an older layout could not be moved to where this version keeps it.
-    case notMigrated(String, String)
+    case chatUnreadable(ChatID, FileError)
+    /// A directory from an older layout could not be moved to where this version keeps it,
+    /// because a directory of that name is there already (both relative to the data
+    /// directory).
+    case notMigrated(String, existing: String)
     /// Messages are stored, but the other draftlines on the data directory are no longer
-    /// told of them (the journal cannot be written): the reason. Said once, until the
-    /// journal works again.
-    case liveDeliveryStopped(String)
+    /// told of them (the journal cannot be written): the call that failed. Said once,
+    /// until the journal works again.
+    case liveDeliveryStopped(FileError)
     /// The chat list's index could not be updated: the list's order may be stale until it
-    /// can (the reason). Said once, until the index works again.
-    case chatListStale(String)
+    /// can (the call that failed). Said once, until the index works again.
+    case chatListStale(FileError)
     /// The journal was so far ahead (a flood of lines) that this many bytes of it were
     /// skipped: messages they announced are stored, but were not shown as they arrived.
     case journalSkipped(bytes: Int)
-
-    public var description: String {
-        switch self {
-        case .movedAside(_, let file):
-            return "damaged history file moved aside as \(file); the rest of the history is intact"
-        case .chatUnreadable(let chat, let reason):
-            return "cannot read the history of \(chat): \(reason); the other chats are listed"
-        case .notMigrated(let name, let reason):
-            return "\(name) was left where it is: \(reason)"
-        case .liveDeliveryStopped(let reason):
-            return "live delivery stopped: \(reason); messages are stored, but other draftlines on this "
-                + "data directory do not see them arrive"
-        case .chatListStale(let reason):
-            return "the chat list's index cannot be updated: \(reason); /chats may show an old order"
-        case .journalSkipped(let bytes):
-            return "the journal ran \(bytes) bytes ahead (a flood of lines): skipped to its end; "
-                + "messages it announced are stored but were not shown as they arrived"
-        }
-    }
+    /// What was stored is in place and read back, but the last sync failed: it is not yet
+    /// confirmed on disk (a power cut now could lose it). Nothing is to be done again.
+    case notConfirmed(FileError)
+    /// A message another process stored in this chat could not be read as it arrived (the
+    /// call that failed): opening the chat shows it.
+    case arrivalUnreadable(ChatID, FileError)
+    /// The chat list's index is missing and could not be built (the call that failed):
+    /// the chat list reads every chat until it is.
+    case chatListNotBuilt(FileError)
 }

@@ -1,0 +1,122 @@
+import DraftKit
+import Glibc
+
+/// The words of the store's errors and warnings: a call that failed "could not" (read,
+/// write, open) and names the file, the call and the reason; a file that is not what it
+/// must be (a link, a FIFO) is named as what it is; "damaged" is said only of a file that
+/// was read and does not parse.
+extension Presenter {
+    /// What a store error says.
+    public static func describe(_ error: StoreError) -> String {
+        switch error {
+        case .unavailable(let failure):
+            return describe(failure)
+        case .chat(let chat, let failure):
+            let verb = failure.isTransient ? "could not read" : "cannot read"
+            return "\(verb) the history of \(chat): \(detail(failure))"
+        case .readOnly(let failure):
+            return "the data directory cannot be written here: \(detail(failure))"
+        }
+    }
+
+    /// Why an import or an export did not finish: the store's words for a store error,
+    /// with what was changed (nothing, or what an import stored before it stopped).
+    public static func describe(_ error: TransferError, importing: Bool) -> String {
+        switch error {
+        case .store(let failure):
+            return describe(failure) + (importing ? "; nothing was imported" : "; nothing was written")
+        case .importStopped(let failure, let before):
+            guard before.added > 0 else { return describe(failure) + "; nothing was imported" }
+            let messages = "\(before.added) message\(before.added == 1 ? "" : "s")"
+            let chats = "\(before.chats) chat\(before.chats == 1 ? "" : "s")"
+            return "stopped: \(describe(failure)); \(messages) into \(chats) were stored before it, and are kept: "
+                + "running the same import again adds the rest, and nothing twice"
+        default:
+            return error.description
+        }
+    }
+
+    /// What a store warning says.
+    public static func describe(_ warning: StoreWarning) -> String {
+        switch warning {
+        case .movedAside(_, let file):
+            return "damaged history file moved aside as \(file); the rest of the history is intact"
+        case .notRepaired(_, let file, let failure):
+            return "the history file \(file) is damaged and is left as it is (\(describe(failure))): "
+                + "what of it is whole is shown"
+        case .chatUnreadable(let chat, let failure):
+            let verb = failure.isTransient ? "could not read" : "cannot read"
+            return "\(verb) the history of \(chat): \(detail(failure)); the other chats are listed"
+        case .notMigrated(let name, let existing):
+            return "\(name) was left where it is: \(existing) exists already"
+        case .liveDeliveryStopped(let failure):
+            return "live delivery stopped: \(describe(failure)); messages are stored, but other draftlines on this "
+                + "data directory do not see them arrive"
+        case .chatListStale(let failure):
+            return "the chat list's index cannot be updated: \(describe(failure)); /chats may show an old order"
+        case .journalSkipped(let bytes):
+            return "the journal ran \(bytes) bytes ahead (a flood of lines): skipped to its end; "
+                + "messages it announced are stored but were not shown as they arrived"
+        case .notConfirmed(let failure):
+            return "stored, but not yet confirmed on disk (\(describe(failure))): a power cut now could lose it; "
+                + "it is not to be stored again"
+        case .arrivalUnreadable(let chat, let failure):
+            return
+                "a message arrived in \(chat) but could not be read (\(describe(failure))): opening the chat shows it"
+        case .chatListNotBuilt(let failure):
+            return "the chat list's index was not built (\(describe(failure))): /chats reads every chat until it is"
+        }
+    }
+
+    /// A failed call, or a refused file: what could not be done (read, open, lock, write),
+    /// then ``detail(_:)``.
+    public static func describe(_ failure: FileError) -> String {
+        guard failure.refusal == nil else { return detail(failure) }
+        switch failure.operation {
+        case "read", "pread", "readdir", "fdopendir", "fstat", "fstatat", "stat", "readlinkat":
+            return "could not read " + detail(failure)
+        case "open": return "could not open " + detail(failure)
+        case "flock": return "could not lock " + detail(failure)
+        default: return "could not write " + detail(failure)
+        }
+    }
+
+    /// The file and what went wrong with it: the call and the C library's reason, or what
+    /// the file is instead of what it must be.
+    static func detail(_ failure: FileError) -> String {
+        if let refusal = failure.refusal { return "\(failure.path) \(describe(refusal))" }
+        let reason = String(cString: strerror(failure.code))
+        return failure.operation == "open"
+            ? "\(failure.path): \(reason)" : "\(failure.path): \(failure.operation): \(reason)"
+    }
+
+    /// What is wrong with a refused file.
+    static func describe(_ refusal: FileError.Refusal) -> String {
+        switch refusal {
+        case .symbolicLink: return "is a symbolic link, which is never followed"
+        case .notRegularFile(let kind): return "is \(describe(kind)), not a regular file"
+        case .notDirectory(let kind): return "is \(describe(kind)), not a directory"
+        case .anotherUsers: return "belongs to another user"
+        case .shared: return "is shared (sticky, or writable by others): give a directory of your own"
+        case .otherNames: return "has other names (hard links)"
+        case .tooLarge(let limit): return "is larger than \(limit / 1024 / 1024) MiB, more than is ever read of it"
+        case .unencodable: return "cannot be encoded"
+        case .doesNotParse: return "does not hold what it must (it does not parse): it is left as it is"
+        case .lockHeld(let wait):
+            return "is \(holders(wait)); not free after \(String(format: "%.1f", wait.waited)) s"
+        }
+    }
+
+    /// A kind of file, in words.
+    static func describe(_ kind: FileKind) -> String {
+        switch kind {
+        case .regularFile: return "a regular file"
+        case .directory: return "a directory"
+        case .fifo: return "a FIFO"
+        case .device: return "a device"
+        case .socket: return "a socket"
+        case .symbolicLink: return "a symbolic link"
+        case .other: return "not a regular file"
+        }
+    }
+}
