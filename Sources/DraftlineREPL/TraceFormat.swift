@@ -56,7 +56,9 @@ public enum TraceFormat: String, Sendable {
             ])
         case .error(let error):
             guard let reason = sendFailure(error) else { return nil }
-            return json(["time": stamp(time), "event": "failed", "reason": Presenter.describe(reason), "screen": screen])
+            return json([
+                "time": stamp(time), "event": "failed", "reason": Presenter.describe(reason), "screen": screen,
+            ])
         case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help,
             .alreadyHere, .discarded, .tracing, .forgotten, .quitPending, .keptOverRecall, .setAside,
             .expectationMet, .waited, .peerSilenced, .warning:
