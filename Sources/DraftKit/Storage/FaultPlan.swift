@@ -64,6 +64,10 @@ public final class FaultPlan: @unchecked Sendable {
         public var other: String
         /// The `errno` the plan failed it with; 0 when it ran.
         public var failed: Int32
+        /// What the call returned (-1 when it failed).
+        public var result: Int = 0
+        /// The `errno` it failed with, the plan's or the kernel's; 0 when it succeeded.
+        public var code: Int32 = 0
     }
 
     private let lock = NSLock()
@@ -148,8 +152,9 @@ public final class FaultPlan: @unchecked Sendable {
     /// Every call made, in order, when the plan records them.
     public var trace: [Entry] { lock.withLock { entries } }
 
-    /// Numbers call `name` on `path`; the `errno` it fails with, or `nil` to let it run.
-    func intercept(_ name: Syscall.Name, path: String, flags: Int32, other: String) -> Int32? {
+    /// Numbers call `name` on `path`: its number, and the `errno` it fails with (`nil` to
+    /// let it run).
+    func intercept(_ name: Syscall.Name, path: String, flags: Int32, other: String) -> (Int, Int32?) {
         lock.lock()
         defer { lock.unlock() }
         let index = calls
@@ -169,7 +174,17 @@ public final class FaultPlan: @unchecked Sendable {
             let line = Array("\(index)\t\(name.rawValue)\t\(path)\t\(code ?? 0)\t\(flags)\t\(other)\n".utf8)
             _ = line.withUnsafeBytes { Glibc.write(traceDescriptor, $0.baseAddress, $0.count) }
         }
-        return code
+        return (index, code)
+    }
+
+    /// Records what call `index` returned, when the plan keeps a trace.
+    func completed(_ index: Int, result: Int, code: Int32) {
+        guard recording else { return }
+        lock.withLock {
+            guard let position = entries.lastIndex(where: { $0.index == index }) else { return }
+            entries[position].result = result
+            entries[position].code = code
+        }
     }
 
     /// The plan the calls of this task go through; the environment's when none was made

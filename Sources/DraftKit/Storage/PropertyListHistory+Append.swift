@@ -57,7 +57,7 @@ extension PropertyListHistory {
                 // the end, as far as they are on disk (a failed write stops it there).
                 var onDisk = lastNumber ?? -1
                 defer { segments.countFile(in: folder).add(plan.movedPast.filter { $0.index <= onDisk }) }
-                var whole: [(number: Int, messages: ArraySlice<Message>)] = []
+                var whole: [(number: Int, messages: ArraySlice<Message>, rewrites: Bool)] = []
                 for part in plan.parts {
                     if let extended = tail, part.number == extended.number {
                         tail = nil
@@ -69,12 +69,16 @@ extension PropertyListHistory {
                             held = try readWhole(part.number)
                         }
                     }
-                    whole.append((part.number, part.held > 0 ? (held ?? []) + part.added : part.added))
+                    whole.append((part.number, part.held > 0 ? (held ?? []) + part.added : part.added, part.held > 0))
                 }
                 let encoded = timings.measure(\.encode) { SegmentCodec.encode(whole.map(\.messages)) }
                 for (segment, data) in zip(whole, encoded) {
+                    // A segment written anew over messages stored before is synced before its
+                    // rename even in a bulk load: a power cut must not leave the new name
+                    // over data that never reached the disk, where the old messages were.
                     if let unconfirmed = try segments.replace(
-                        segment.number, in: folder, with: data, durable: durable, timings: &timings)
+                        segment.number, in: folder, with: data, durable: durable || segment.rewrites,
+                        timings: &timings)
                     {
                         warnings.append(.notConfirmed(unconfirmed))
                     }

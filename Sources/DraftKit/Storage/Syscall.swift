@@ -42,9 +42,17 @@ enum Syscall {
         var attempts = 0
         while true {
             let result: R
-            if let plan = FaultPlan.current, let code = plan.intercept(name, path: path, flags: flags, other: other) {
-                errno = code
-                result = -1
+            if let plan = FaultPlan.current {
+                let (index, code) = plan.intercept(name, path: path, flags: flags, other: other)
+                if let code {
+                    errno = code
+                    result = -1
+                } else {
+                    result = body()
+                }
+                let failure = errno
+                plan.completed(index, result: Int(truncatingIfNeeded: result), code: result == -1 ? failure : 0)
+                errno = failure
             } else {
                 result = body()
             }
