@@ -53,10 +53,13 @@ struct SegmentAppendTests {
         #expect(abs(read.sentAt.timeIntervalSince1970 - -1.25) < 1e-6)
     }
 
-    /// An append cut off anywhere (a kill during the write, a power cut before its sync)
-    /// loses none of the messages acknowledged before it: the file as found is moved aside,
-    /// and what was whole takes its place, readable by plistlib; the next send works.
-    @Test func aTornAppendLosesNoAcknowledgedMessage() throws {
+    /// An append cut off at every byte boundary (a kill during the write, a power cut
+    /// before its sync), and one whose new bytes are zeros (a power cut after the file grew,
+    /// before its data was written), loses none of the messages acknowledged before it: the
+    /// next read moves the file as found aside and puts back what was whole, readable by
+    /// plistlib, and the next send works. Until then plistlib refuses the torn file, never
+    /// reads other messages from it (what Storage.md says an outside reader sees).
+    @Test func anAppendCutAtEveryByteLosesNoAcknowledgedMessage() throws {
         let fixture = try Fixture()
         let history = try PropertyListHistory(directory: fixture.dataDirectory)
         let acknowledged = (0..<3).map { message("m\($0)") }
@@ -65,20 +68,53 @@ struct SegmentAppendTests {
         try history.append(message("torn"), to: alice)
         let after = try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture)))
         #expect(after.prefix(before.count) == before)
-        for cut in stride(from: 1, to: after.count - before.count, by: 37) {
-            try after.prefix(before.count + cut).write(to: URL(fileURLWithPath: segmentPath(fixture)))
+        let added = after.count - before.count
+        var torn = (1..<added).map { after.prefix(before.count + $0) }
+        torn += [1, added / 2, added].map { before + Data(count: $0) }
+        // What an outside reader sees of each, before draftline reads it again.
+        let scratch = fixture.root + "/torn"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        for (number, bytes) in torn.enumerated() {
+            try bytes.write(to: URL(fileURLWithPath: scratch + "/\(number).plist"))
+        }
+        #expect(try Self.plistlibReadings(of: torn.count, in: scratch, fixture: fixture).allSatisfy { $0 == nil })
+        for (number, bytes) in torn.enumerated() {
+            try bytes.write(to: URL(fileURLWithPath: segmentPath(fixture)))
             let reopened = try PropertyListHistory(directory: fixture.dataDirectory)
             let read = try reopened.allMessages(in: alice)
-            #expect(read.value == acknowledged, "cut after \(cut) bytes")
-            #expect(read.warnings.count == 1, "cut after \(cut) bytes: \(read.warnings)")
-            #expect(try fixture.messages(in: "alice").map(\.content) == ["m0", "m1", "m2"])
+            #expect(read.value == acknowledged, "torn file \(number)")
+            #expect(read.warnings.count == 1, "torn file \(number): \(read.warnings)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: segmentPath(fixture))) == before, "torn file \(number)")
             try reopened.append(message("next"), to: alice)
             #expect(try reopened.allMessages(in: alice).value.map(\.content) == ["m0", "m1", "m2", "next"])
             for name in try FileManager.default.contentsOfDirectory(atPath: fixture.dataDirectory + "/chats/alice")
-            where name.contains(".corrupt-") {
+            where name.contains(".corrupt-") || name == "count" {
                 try FileManager.default.removeItem(atPath: fixture.dataDirectory + "/chats/alice/" + name)
             }
         }
+        // The last one repaired and sent to, as plistlib reads it.
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["m0", "m1", "m2", "next"])
+    }
+
+    /// What plistlib reads of each file `0.plist` ... in a directory: the message texts, or
+    /// `nil` when it refuses the file. One Python process for them all.
+    static func plistlibReadings(of count: Int, in directory: String, fixture: Fixture) throws -> [[String]?] {
+        let script = """
+            import json, plistlib, sys
+            out = []
+            for number in range(int(sys.argv[2])):
+                try:
+                    with open("%s/%d.plist" % (sys.argv[1], number), "rb") as f:
+                        out.append([m.get("content", "") for m in plistlib.load(f)])
+                except Exception:
+                    out.append(None)
+            json.dump(out, sys.stdout)
+            """
+        let result = try Fixture.run(
+            "/usr/bin/env", arguments: ["python3", "-c", script, directory, String(count)],
+            environment: fixture.environment(), timeout: 60)
+        let list = try JSONSerialization.jsonObject(with: result.output) as? [Any] ?? []
+        return list.map { $0 as? [String] }
     }
 
     /// A segment hard-linked from outside the data directory is never written through: the
