@@ -28,10 +28,12 @@ public final class FaultPlan: @unchecked Sendable {
         public var call: String?
         /// Only calls on a path that ends so.
         public var pathSuffix: String?
+        /// Only calls on a path that starts so (a directory's calls and its files').
+        public var pathPrefix: String?
 
         public init(
             failing first: Int, with code: Int32, onward: Bool = false, changesOnly: Bool = false,
-            call: String? = nil, pathSuffix: String? = nil
+            call: String? = nil, pathSuffix: String? = nil, pathPrefix: String? = nil
         ) {
             self.first = first
             self.onward = onward
@@ -39,6 +41,7 @@ public final class FaultPlan: @unchecked Sendable {
             self.changesOnly = changesOnly
             self.call = call
             self.pathSuffix = pathSuffix
+            self.pathPrefix = pathPrefix
         }
 
         /// Whether the rule counts this call.
@@ -46,6 +49,7 @@ public final class FaultPlan: @unchecked Sendable {
             if changesOnly && !name.changes(flags: flags) { return false }
             if let call, call != name.rawValue { return false }
             if let pathSuffix, !path.hasSuffix(pathSuffix) { return false }
+            if let pathPrefix, !path.hasPrefix(pathPrefix) { return false }
             return true
         }
     }
@@ -94,7 +98,8 @@ public final class FaultPlan: @unchecked Sendable {
     /// - `fail=N:ERRNO` fails call N (from 0) with `ERRNO` (`EIO`, `ENOSPC`, ... or a number);
     ///   `fail=N+:ERRNO` fails it and every call after it; `fail=N+:ERRNO:changes` counts
     ///   only the calls that change the file system (`fail=0+:EROFS:changes` is a read-only
-    ///   disk); `fail=N:ERRNO:readdir` only the calls of that C function.
+    ///   disk); `fail=N:ERRNO:readdir` only the calls of that C function;
+    ///   `fail=0+:EROFS:changes:/some/dir` only the calls on paths under that directory.
     /// - `trace=PATH` appends `index TAB name TAB path TAB failed-errno` for each call.
     ///
     /// `nil` when the text is empty or names nothing this understands.
@@ -108,16 +113,17 @@ public final class FaultPlan: @unchecked Sendable {
             case "trace":
                 trace = Glibc.open(parts[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             case "fail":
-                let fields = parts[1].split(separator: ":").map(String.init)
+                let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
                 guard fields.count >= 2, let code = Self.code(named: fields[1]) else { return nil }
                 let onward = fields[0].hasSuffix("+")
                 guard let first = Int(onward ? String(fields[0].dropLast()) : fields[0]), first >= 0 else { return nil }
                 let filter = fields.count > 2 ? fields[2] : ""
                 guard filter.isEmpty || filter == "changes" || Syscall.Name(rawValue: filter) != nil else { return nil }
+                let prefix = fields.count > 3 ? fields[3...].joined(separator: ":") : nil
                 rules.append(
                     Rule(
                         failing: first, with: code, onward: onward, changesOnly: filter == "changes",
-                        call: filter.isEmpty || filter == "changes" ? nil : filter))
+                        call: filter.isEmpty || filter == "changes" ? nil : filter, pathPrefix: prefix))
             default:
                 return nil
             }
