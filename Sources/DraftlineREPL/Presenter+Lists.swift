@@ -57,7 +57,7 @@ extension Presenter {
             let last =
                 entry.lastMessage.map {
                     Self.preview(Self.render($0, identity: identity).trimmingCharacters(in: .whitespaces))
-                } ?? "(no messages)"
+                } ?? (entry.unreadable ? "(could not be read)" : "(no messages)")
             let unread = entry.unread > 0 ? " · \(entry.unread) unread" : ""
             lines.append(
                 OutputLine(

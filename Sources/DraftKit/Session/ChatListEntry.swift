@@ -11,6 +11,8 @@ public struct ChatListEntry: Equatable, Sendable {
     public var drafts: [DraftMapEntry]
     /// Messages that arrived since the chat was last opened.
     public var unread = 0
+    /// Whether its last message could not be read (a warning says why): not "no messages".
+    public var unreadable = false
 
     /// The chat list: every chat with history or a draft, the most recently active first
     /// (a message's send time, or a draft's last change), ties by chat ID. Private chats
@@ -21,9 +23,11 @@ public struct ChatListEntry: Equatable, Sendable {
     ) -> [ChatListEntry] {
         var activity: [ChatID: Date] = [:]
         var last: [ChatID: Message] = [:]
+        var unreadable: Set<ChatID> = []
         for summary in summaries where summary.chatID.kind == .thread || summary.chatID.includes(identity) {
             activity[summary.chatID] = summary.lastActivity
             last[summary.chatID] = summary.lastMessage
+            if summary.unreadable { unreadable.insert(summary.chatID) }
         }
         for entry in drafts {
             let chat = entry.key.target.chatID(as: identity)
@@ -33,7 +37,8 @@ public struct ChatListEntry: Equatable, Sendable {
         return order.map { chat in
             ChatListEntry(
                 chatID: chat, lastMessage: last[chat],
-                drafts: drafts.filter { $0.key.target.chatID(as: identity) == chat }, unread: unread[chat] ?? 0)
+                drafts: drafts.filter { $0.key.target.chatID(as: identity) == chat }, unread: unread[chat] ?? 0,
+                unreadable: unreadable.contains(chat))
         }
     }
 }

@@ -81,7 +81,8 @@ extension PropertyListHistory {
             return Reading(ChatSummary(chatID: chat, lastMessage: lastMessage), warnings: warnings)
         } catch {
             return Reading(
-                ChatSummary(chatID: chat, lastMessage: nil), warnings: warnings + [.chatUnreadable(chat, error)])
+                ChatSummary(chatID: chat, lastMessage: nil, unreadable: true),
+                warnings: warnings + [.chatUnreadable(chat, error)])
         }
     }
 }
