@@ -36,9 +36,11 @@ public final class Presence {
     /// long) is named in the error, and this one runs without announcing itself.
     public func announce(_ identity: GlobalKey) throws(StoreError) {
         do throws(FileError) {
-            guard
-                let file = try directory.open(Self.name(of: identity), access: .read, create: .ifMissing, owned: true)
-            else { return }
+            // Made only when missing: a read-only data directory that has it still says who runs.
+            let name = Self.name(of: identity)
+            var opened = try directory.open(name, access: .read, owned: true)
+            if opened == nil { opened = try directory.open(name, access: .read, create: .ifMissing, owned: true) }
+            guard let file = opened else { return }
             do throws(FileError) {
                 try FileLock.take(file, LOCK_SH, path: file.path, limit: FileLock.noticeAfter, onWait: nil)
             } catch {
