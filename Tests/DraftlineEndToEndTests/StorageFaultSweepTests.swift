@@ -14,7 +14,7 @@ import Testing
 /// exit status and the one line agree with that; then a clean run opens the chat, shows it
 /// and sends, and `plistlib` reads it again.
 ///
-/// `make test` fails every call with `EIO`, every third with `EINTR` (which must change
+/// `make test` fails every call with `EIO`, every fifth with `EINTR` (which must change
 /// nothing) and every call that can need space with `ENOSPC`. `STORAGE_SWEEP=full` fails
 /// every call with each of `EIO`, `EINTR`, `ENOSPC`, `EAGAIN`, `EROFS`, `EDQUOT`, `EACCES`
 /// and `EMFILE`. `STORAGE_SWEEP_SCENARIO=<word>` runs the scenarios whose name holds it.
@@ -606,7 +606,7 @@ struct StorageFaultSweepTests {
                 calls.indices.map { ($0, code) }
             }
         }
-        return calls.indices.map { ($0, EIO) } + stride(from: 1, to: calls.count, by: 3).map { ($0, EINTR) }
+        return calls.indices.map { ($0, EIO) } + stride(from: 1, to: calls.count, by: 5).map { ($0, EINTR) }
             + calls.indices.filter { needsSpace(calls[$0]) }.map { ($0, ENOSPC) }
     }
 
@@ -683,7 +683,7 @@ struct StorageFaultSweepTests {
         let seconds = Date().timeIntervalSince(started)
         print(
             "storage sweep: \(scenario.name): \(calls.count) calls, \(plays.count) runs "
-                + "(\(Self.full ? "full" : "EIO on each, EINTR on every third, ENOSPC on each that can need space")), "
+                + "(\(Self.full ? "full" : "EIO on each, EINTR on every fifth, ENOSPC on each that can need space")), "
                 + "\(String(format: "%.1f", seconds)) s")
         #expect(failures.isEmpty, "\(failures)")
         #expect(
