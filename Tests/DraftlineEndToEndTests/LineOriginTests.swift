@@ -233,6 +233,36 @@ extension LineOriginTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// D15: Ctrl-C after a recalled line the user edited was replaced by another recall:
+    /// the user's own line is still the top entry, the edited recalled line below it (as
+    /// history gave it, the line shown at Ctrl-C is not kept). With Backspace for the edit
+    /// too: a line the user only deleted from is theirs, below their own line.
+    @Test(arguments: ["X", backspace])
+    func ctrlCAfterAnEditedRecallWasReplacedKeepsTheUsersLineOnTop(_ edit: String) throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        for line in ["one", "two"] {
+            try terminal.send(line + "\r")
+            try terminal.waitForPrompt("alice> ")
+        }
+        try terminal.send("mine\u{1B}[A")
+        try terminal.waitFor("two")
+        try terminal.send(edit + "\u{1B}[A")
+        try terminal.waitFor("one")
+        try terminal.send("\u{3}")
+        try terminal.waitFor("the line you had typed before recalling one is on the undo stack (2 entries)")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"mine\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}/undo\r")
+        try terminal.waitFor("is back: \"\(edit == "X" ? "twoX" : "tw")\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["one", "two"])
+    }
+
     /// Item 8: `/quit` names the undo entries it forgets, as the Ctrl-D warning counts them.
     @Test func quitNamesTheUndoEntriesItForgets() throws {
         let terminal = try start()

@@ -266,9 +266,10 @@ extension Session {
 
     /// The abandoned line onto the undo stack, and what a recall replaced, the user's own
     /// text on top: when the line is a recalled one (a copy of a history line), it goes
-    /// first and the text it replaced over it, so `/undo` brings back what they typed.
-    /// A recalled line as history gave it is a copy of a history line, not text of the
-    /// user's: it is not kept.
+    /// first, then the recalled lines the user edited before a later recall replaced them,
+    /// and the line they had before the first recall over all of them, so `/undo` brings
+    /// back what they typed. A recalled line as history gave it is a copy of a history
+    /// line, not text of the user's: it is not kept.
     private func abandon(_ read: inout LineRead, from origin: DraftRules.Lost.Origin) -> [Report] {
         switch read.kind {
         case .own:
@@ -276,11 +277,11 @@ extension Session {
             return setAside(read.line, from: origin, .interrupted, &read)
         case .recalled:
             read.settleLine(.inHistory)
-            setAsideRecalled(unlessHeldBy: "", from: origin, &read)
+            setAsideRecalled(unlessHeldBy: "", from: origin, ownOnTop: true, &read)
             return []
         case .recalledAndChanged:
             let reports = setAside(read.line, from: origin, .interrupted, &read)
-            setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
+            setAsideRecalled(unlessHeldBy: read.text, from: origin, ownOnTop: true, &read)
             return reports
         }
     }

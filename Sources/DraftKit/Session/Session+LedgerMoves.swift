@@ -47,12 +47,16 @@ extension Session {
         return reports
     }
 
-    /// The text a recall replaced: on the undo stack unless `holder` still holds it.
+    /// The text a recall replaced: on the undo stack unless `holder` still holds it, oldest
+    /// first; with `ownOnTop`, the line from before the first recall last, so it is the top
+    /// entry over the recalled lines the user edited.
     func setAsideRecalled(
-        unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, _ read: inout LineRead
+        unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, ownOnTop: Bool = false,
+        _ read: inout LineRead
     ) {
         guard !read.recalledOver.isEmpty, read.recalledPlace == nil else { return }
-        for piece in read.recalledOver where holder.isEmpty || !read.recalledHeld(piece, by: holder) {
+        let pieces = ownOnTop ? read.recalledOver.dropFirst() + read.recalledOver.prefix(1) : read.recalledOver[...]
+        for piece in pieces where holder.isEmpty || !read.recalledHeld(piece, by: holder) {
             read.traced += setAside(piece, from: origin, .replacedByRecall, &read)
         }
         read.settleRecalled(read.recalledHeld(by: holder) && !holder.isEmpty ? .heldByLine : .undoStack)
