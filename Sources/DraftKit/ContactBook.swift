@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `contacts.plist` is looked up by key through its index (``ContactIndex``), never
 /// decoded whole on start: a name costs a few reads whatever the number of contacts.
-/// Only ``keys`` (Tab completion) and ``contacts`` read every entry, when asked.
+/// Only ``keys`` and ``contacts`` read every entry, when asked.
 public struct ContactBook: Sendable {
     /// The demo contacts and those added since.
     private var known: [GlobalKey: Contact]
@@ -14,9 +14,13 @@ public struct ContactBook: Sendable {
     /// How many entries of `contacts.plist` were skipped for want of a valid key.
     public private(set) var skipped = 0
     /// Why `contacts.plist` could not be used at all, when it exists but is unusable.
-    public private(set) var problem: String?
-    /// The call that failed, when `contacts.plist` could not be read (rather than did not
-    /// parse): who is a contact is then not known, and nothing may be decided from it.
+    public private(set) var problem: ContactsProblem?
+    /// Why `contacts.index` could not be written, when it was built and could not be: the
+    /// contacts are all here, and the next start reads `contacts.plist` again.
+    public private(set) var indexProblem: ContactsProblem?
+    /// The call that failed, when `contacts.plist` could not be read for a reason that may
+    /// pass (rather than did not parse, or is not a file): who is a contact is then not
+    /// known, and nothing may be decided from it.
     public private(set) var readFailure: FileError?
 
     /// The demo contacts every draftline has, so `/open` has people to talk to on first run.
@@ -30,36 +34,42 @@ public struct ContactBook: Sendable {
         index = nil
     }
 
-    private init(index: ContactIndex?, problem: String?, readFailure: FileError? = nil) {
+    private init(index: ContactIndex?, problem: ContactsProblem?, readFailure: FileError? = nil) {
         known = Dictionary(Self.demo.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         self.index = index
         self.problem = problem
         self.readFailure = readFailure
         skipped = index?.skipped ?? 0
+        indexProblem = index?.notWritten
     }
 
     /// The demo contacts plus those in `<directory>/contacts.plist`, if it exists. Entries
     /// with an invalid key are skipped and counted in ``skipped``.
     public static func load(directory: String) -> ContactBook {
-        do {
+        do throws(FileError) {
             let root = try Directory.open(directory, create: false)
-            return load(from: root, temporary: try? root.subdirectory("tmp"))
+            let temporary = Result { () throws(FileError) -> Directory in
+                guard let found = try root.subdirectory("tmp") else {
+                    throw FileError("open", path: root.path(of: "tmp"), code: ENOENT)
+                }
+                return found
+            }
+            return load(from: root, temporary: temporary)
         } catch {
-            return ContactBook(
-                index: nil,
-                problem:
-                    "contacts.plist cannot be read (\(error.path): \(error.reason)): only the demo contacts are here",
-                readFailure: error)
+            return ContactBook(index: nil, problem: .unreadable(error), readFailure: error)
         }
     }
 
     /// The demo contacts plus those in `contacts.plist` of a data directory already open,
     /// its index built into `temporary` when it has to be.
-    static func load(from root: Directory, temporary: Directory?) -> ContactBook {
-        do throws(ContactIndex.Problem) {
+    static func load(from root: Directory, temporary: Result<Directory, FileError>) -> ContactBook {
+        do throws(ContactsProblem) {
             return ContactBook(index: try ContactIndex.open(in: root, temporary: temporary), problem: nil)
         } catch {
-            return ContactBook(index: nil, problem: error.message, readFailure: error.failure)
+            guard case .unreadable(let failure) = error, failure.isTransient else {
+                return ContactBook(index: nil, problem: error)
+            }
+            return ContactBook(index: nil, problem: error, readFailure: failure)
         }
     }
 
@@ -96,6 +106,12 @@ public struct ContactBook: Sendable {
 
     /// Every key, sorted: every entry of `contacts.plist` read.
     public var keys: [GlobalKey] { contacts.keys.sorted() }
+
+    /// How many contacts there are: the index's count, and those here that it does not
+    /// hold (a few lookups).
+    public var count: Int {
+        (index?.count ?? 0) + known.keys.filter { index?.contact($0) == nil }.count
+    }
 
     /// The keys that start with `prefix`, sorted, at most `limit` of them: only the part of
     /// `contacts.plist`'s index that holds them is read (``ContactIndex/keys(startingWith:limit:)``).

@@ -173,6 +173,37 @@ extension Presenter {
         }
     }
 
+    /// Why `contacts.plist` is not used, or `contacts.index` not kept, and what to do.
+    public static func describe(_ problem: ContactsProblem) -> String {
+        let demoOnly = "only the demo contacts are here"
+        switch problem {
+        case .unreadable(let failure):
+            return "contacts.plist cannot be read (\(detail(failure))): \(demoOnly)"
+        case .tooLarge(let bytes, let limit):
+            return "contacts.plist is \(mebibytes(bytes)), more than the \(mebibytes(limit)) draftline reads "
+                + "(about a million contacts): remove contacts until it fits; \(demoOnly)"
+        case .notPlain(let bytes, let limit):
+            return "contacts.plist is \(mebibytes(bytes)) and not an array of dictionaries whose every key and "
+                + "value is a string, the one form draftline reads past \(mebibytes(limit)): keep only strings in it "
+                + "(global_key, name), or keep it under \(mebibytes(limit)); \(demoOnly)"
+        case .expands(let limit):
+            return "contacts.plist names its strings so many times that they would take more than "
+                + "\(mebibytes(limit)) once read: give each contact its own strings; \(demoOnly)"
+        case .notAList:
+            return "contacts.plist is not a property list holding an array: \(demoOnly)"
+        case .indexNotWritten(let failure, let bytes):
+            return "contacts.index cannot be written (\(detail(failure))): every contact is here, "
+                + "but each start reads all of contacts.plist (\(mebibytes(bytes))) again until it can be"
+        }
+    }
+
+    /// Bytes in MiB with one decimal, rounded up so that a size over a limit never reads as
+    /// the limit.
+    static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 20) - 1) >> 20
+        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
+    }
+
     /// A size in words, rounded up so that a size over a limit never reads as the limit.
     static func size(_ bytes: Int) -> String {
         bytes % 1024 == 0 ? "\(bytes / 1024) KiB" : "\(bytes) bytes"

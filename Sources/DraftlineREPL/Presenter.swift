@@ -127,7 +127,7 @@ public struct Presenter {
         case .store(let warning): return describe(warning)
         case .contactsSkipped(let count):
             return "\(count) entries of contacts.plist have no valid global_key and were skipped"
-        case .contacts(let problem): return problem
+        case .contacts(let problem): return describe(problem)
         case .attachmentGone(let name): return "\(name) was deleted after /attach: it is sent as a name only"
         }
     }

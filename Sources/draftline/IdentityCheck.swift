@@ -29,10 +29,12 @@ enum IdentityCheck {
     /// Why `identity` is not a user of these contacts, or `nil` when it is.
     static func problem(with identity: GlobalKey, contacts book: ContactBook, dataDirectory path: String) -> String? {
         guard needsContacts(identity), book[identity] == nil else { return nil }
-        let known = (book.keys + [.me]).map(\.rawValue).sorted()
-        var names = known.prefix(namesShown).joined(separator: ", ")
-        if known.count > namesShown { names += " and \(known.count - namesShown) more" }
-        let unusable = book.problem.map { " (\($0))" } ?? ""
+        // The first names and a count: never every contact read.
+        let first = Set(book.keys(startingWith: "", limit: namesShown) + [.me]).map(\.rawValue).sorted()
+        let total = book.count + (book[.me] == nil ? 1 : 0)
+        var names = first.prefix(namesShown).joined(separator: ", ")
+        if total > namesShown { names += " and \(total - namesShown) more" }
+        let unusable = book.problem.map { " (\(Presenter.describe($0)))" } ?? ""
         return "--as '\(identity)': no such user here; the users are \(names)\(unusable). "
             + "To be someone else, add them to \(path)/contacts.plist (an array of {global_key, name})"
     }

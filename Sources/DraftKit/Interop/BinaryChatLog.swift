@@ -285,13 +285,13 @@ struct BinaryChatLog {
     }
 
     /// An array's element objects; `nil` for any other object.
-    private func array(_ object: Int) -> [Int]? {
+    func array(_ object: Int) -> [Int]? {
         guard let (kind, count, at) = header(object), kind == 0xA else { return nil }
         return references(count, at: at)
     }
 
     /// A dictionary's key and value objects; `nil` for any other object.
-    private func dictionary(_ object: Int) -> [(Int, Int)]? {
+    func dictionary(_ object: Int) -> [(Int, Int)]? {
         guard let (kind, count, at) = header(object), kind == 0xD, count <= Int.max / 2,
             let all = references(2 * count, at: at)
         else { return nil }

@@ -74,8 +74,8 @@ public enum Report: Equatable, Sendable {
         case store(StoreWarning)
         /// Entries of `contacts.plist` without a valid global_key.
         case contactsSkipped(Int)
-        /// `contacts.plist` as a whole could not be used.
-        case contacts(String)
+        /// `contacts.plist` as a whole could not be used, or its index could not be kept.
+        case contacts(ContactsProblem)
         /// An attachment's file was deleted after `/attach`: it is sent as a name only.
         case attachmentGone(String)
     }

@@ -64,6 +64,7 @@ public final class Session {
         var book = loadContacts()
         if identity != .me { book.add(Contact(key: .me, name: "me")) }
         if let problem = book.problem { pendingReports.append(.warning(.contacts(problem))) }
+        if let problem = book.indexProblem { pendingReports.append(.warning(.contacts(problem))) }
         if book.skipped > 0 { pendingReports.append(.warning(.contactsSkipped(book.skipped))) }
         return book
     }()

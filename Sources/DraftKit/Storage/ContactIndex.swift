@@ -5,11 +5,14 @@ import Foundation
 ///
 /// The index is a cache, built from `contacts.plist` when it is missing or was built from
 /// another version of that file (its first line names the file's device, inode, size and
-/// times, and how many entries had no valid key), and written like any cache (atomically,
-/// 0600, not synced). Each later start reads that first line and, for each name it shows,
-/// a few blocks of the index: the chat list and a chat's title cost what they show, not
-/// the number of contacts. The index is opened once and kept open, so a rebuild by another
-/// process never changes it under a reader.
+/// times, how many entries had no valid key and how many contacts it holds), and written
+/// like any cache (atomically, 0600, not synced). Building it reads the file with the own
+/// readers (``BinaryChatLog``, ``XMLChatLog``: a million contacts in about a second);
+/// a file they leave to Foundation's decoder, which takes seconds a megabyte, is read only
+/// up to ``foundationLimit``. Each later start reads that first line and, for each name it
+/// shows, a few blocks of the index: the chat list and a chat's title cost what they show,
+/// not the number of contacts. The index is opened once and kept open, so a rebuild by
+/// another process never changes it under a reader.
 final class ContactIndex: @unchecked Sendable {
     // @unchecked: every stored property is a constant, and reads go through `pread`, which
     // is safe to call from any thread.
@@ -20,6 +23,12 @@ final class ContactIndex: @unchecked Sendable {
     static let sourceName = "contacts.plist"
     /// The most bytes `contacts.plist` may have.
     static let sourceLimit = 64 * 1024 * 1024
+    /// The most bytes of a `contacts.plist` that only Foundation's decoder reads (not an
+    /// array of dictionaries of strings, in the forms the own readers take).
+    static let foundationLimit = 1024 * 1024
+    /// The most bytes the strings of `contacts.plist` may weigh once read: an index of a
+    /// file at ``sourceLimit`` whose every name is escaped.
+    static let expansionLimit = 2 * sourceLimit
     /// The longest line the index holds (a longer name is cut to fit).
     static let maximumLine = 16 * 1024
 
@@ -28,139 +37,246 @@ final class ContactIndex: @unchecked Sendable {
     private let end: Int
     /// Entries of `contacts.plist` without a valid key.
     let skipped: Int
+    /// How many contacts the index holds.
+    let count: Int
+    /// Why the index could not be written, when it was built and could not be
+    /// (``ContactsProblem/indexNotWritten(_:bytes:)``): the next start
+    /// builds it again.
+    let notWritten: ContactsProblem?
 
-    /// Where the index's bytes are: an open file, or memory when it could not be written.
+    /// Where the index's bytes are: an open file, or memory when it was just built.
     private enum Bytes {
         case file(FileDescriptor)
         case memory([UInt8])
     }
 
-    private init(bytes: Bytes, start: Int, end: Int, skipped: Int) {
+    private init(bytes: Bytes, start: Int, end: Int, counts: Counts, notWritten: ContactsProblem? = nil) {
         self.bytes = bytes
         self.start = start
         self.end = end
-        self.skipped = skipped
+        self.skipped = counts.skipped
+        self.count = counts.contacts
+        self.notWritten = notWritten
     }
 
     deinit { if case .file(let file) = bytes { file.close() } }
 
-    /// Why `contacts.plist` cannot be used.
-    struct Problem: Error {
-        var message: String
-        /// The call that failed, when the file could not be read (rather than not parsed).
-        var failure: FileError? = nil
+    /// What the first line counts.
+    private struct Counts {
+        var skipped = 0
+        var contacts = 0
     }
 
     /// The index of `root`'s `contacts.plist`; `nil` when there is no such file. Builds it
-    /// (into `temporary`, then renamed) when it is missing or stale; in memory only when it
-    /// cannot be written.
-    static func open(in root: Directory, temporary: Directory?) throws(Problem) -> ContactIndex? {
-        let found: FileStatus?
+    /// when it is missing or stale, and writes it (into `temporary`, then renamed); when
+    /// it cannot be written (or `temporary` could not be opened), ``notWritten`` says why.
+    static func open(
+        in root: Directory, temporary: Result<Directory, FileError>
+    ) throws(ContactsProblem) -> ContactIndex? {
+        let source: FileDescriptor
+        let status: FileStatus
         do throws(FileError) {
-            found = try root.status(of: sourceName)
-        } catch {
-            throw Problem(
-                message: "contacts.plist cannot be read (\(error.path): \(error.reason)): "
-                    + "only the demo contacts are here",
-                failure: error)
-        }
-        guard let source = found else { return nil }
-        let stamp = Self.stamp(source)
-        if let found = try? root.open(name, access: .read) {
-            if let header = try? found.read(at: 0, upTo: 256), let newline = header.firstIndex(of: 0x0A),
-                let skipped = skipped(in: header[..<newline], stamp: stamp), let size = try? found.status().size
-            {
-                return ContactIndex(bytes: .file(found), start: newline + 1, end: size, skipped: skipped)
+            // Looked for first without a descriptor: no file is no word, even out of descriptors.
+            guard try root.status(of: sourceName) != nil, let opened = try root.open(sourceName, access: .read) else {
+                return nil
             }
-            found.close()
+            source = opened
+            do throws(FileError) { status = try opened.status() } catch {
+                opened.close()
+                throw error
+            }
+        } catch {
+            throw .unreadable(error)
         }
-        let (body, skipped) = try build(root)
-        let header = Array("\(stamp) \(skipped)\n".utf8)
-        if let temporary {
-            _ = try? root.replace(name, with: Data(header + body), temporary: temporary, durable: false)
+        defer { source.close() }
+        let stamp = Self.stamp(status)
+        if let found = cached(in: root, stamp: stamp) { return found }
+        // Refused before a byte is read: the size says it all.
+        guard status.size <= sourceLimit else { throw .tooLarge(bytes: status.size, limit: sourceLimit) }
+        // The file's bytes live only while they are read.
+        let entries = try Self.entries(of: try Self.contents(of: source, size: status.size))
+        let (index, header, counts) = Self.index(of: entries, stamp: stamp)
+        do throws(FileError) {
+            var ignored = AppendTimings()
+            // A failed sync of the directory after the rename leaves the index in place.
+            _ = try root.replace(name, with: index, temporary: try temporary.get(), durable: false, timings: &ignored)
+        } catch {
+            let problem = ContactsProblem.indexNotWritten(error, bytes: status.size)
+            return ContactIndex(
+                bytes: .memory(index), start: header, end: index.count, counts: counts, notWritten: problem)
         }
-        return ContactIndex(
-            bytes: .memory(header + body), start: header.count, end: header.count + body.count, skipped: skipped)
+        // Kept in memory for this run: a read of the file just written could fail, and a
+        // failed read must never pass for a contact that is not there (the sweep's EIO on
+        // `pread` had a user's chat moved to threads/).
+        return ContactIndex(bytes: .memory(index), start: header, end: index.count, counts: counts)
+    }
+
+    /// The index in `root` when it was built for `stamp`, opened and kept open.
+    private static func cached(in root: Directory, stamp: String) -> ContactIndex? {
+        guard let found = try? root.open(name, access: .read) else { return nil }
+        if let header = try? found.read(at: 0, upTo: 256), let newline = header.firstIndex(of: 0x0A),
+            let counts = counts(in: header[..<newline], stamp: stamp), let size = try? found.status().size
+        {
+            return ContactIndex(bytes: .file(found), start: newline + 1, end: size, counts: counts)
+        }
+        found.close()
+        return nil
+    }
+
+    /// The file's `size` bytes (fewer if it shrank since).
+    private static func contents(of source: FileDescriptor, size: Int) throws(ContactsProblem) -> [UInt8] {
+        do throws(FileError) { return try source.read(at: 0, upTo: size) } catch {
+            throw .unreadable(error)
+        }
     }
 
     /// The first line's words for a version of `contacts.plist`.
     private static func stamp(_ source: FileStatus) -> String {
-        "draftline-contacts-index-1 \(source.device) \(source.inode) \(source.size) \(source.modified) \(source.changed)"
+        "draftline-contacts-index-2 \(source.device) \(source.inode) \(source.size) \(source.modified) \(source.changed)"
     }
 
-    /// The skipped count a first line gives, when it was written for `stamp`.
-    private static func skipped(in line: ArraySlice<UInt8>, stamp: String) -> Int? {
+    /// The counts a first line gives, when it was written for `stamp`.
+    private static func counts(in line: ArraySlice<UInt8>, stamp: String) -> Counts? {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix(stamp + " ") else { return nil }
-        return Int(text.dropFirst(stamp.count + 1))
+        let numbers = text.dropFirst(stamp.count + 1).split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
+        return Counts(skipped: numbers[0], contacts: numbers[1])
     }
 
-    /// Decodes `contacts.plist` once: the index's lines, in key order, and how many
-    /// entries had no valid key.
-    private static func build(_ root: Directory) throws(Problem) -> (body: [UInt8], skipped: Int) {
-        let data: Data
-        do {
-            guard let read = try root.read(sourceName, limit: sourceLimit) else { return ([], 0) }
-            data = read
-        } catch {
-            throw Problem(
-                message: "contacts.plist cannot be read (\(error.path): \(error.reason)): "
-                    + "only the demo contacts are here",
-                failure: error.isTransient ? error : nil)
+    /// The entries of `contacts.plist`: read by the own readers where they take the file
+    /// (``ownEntries(of:)``), else by Foundation's decoder, up to ``foundationLimit`` bytes
+    /// and once the file's shared objects are known to stay within ``expansionLimit``.
+    static func entries(of bytes: [UInt8]) throws(ContactsProblem) -> [ContactEntry] {
+        if let own = ownReading(of: bytes) { return try own.get() }
+        guard bytes.count <= foundationLimit else { throw .notPlain(bytes: bytes.count, limit: foundationLimit) }
+        let data = Data(bytes)
+        if let size = BinaryChatLog.expandedSize(data, limit: expansionLimit), size > expansionLimit {
+            throw .expands(limit: expansionLimit)
         }
-        guard let entries = try? PropertyListInput.decode([Entry].self, from: data) else {
-            throw Problem(
-                message: "contacts.plist is not a property list holding an array: only the demo contacts are here")
-        }
-        var names: [String: String] = [:]
-        var skipped = 0
-        for entry in entries {
+        guard let entries = foundationEntries(of: data) else { throw .notAList }
+        return entries
+    }
+
+    /// The entries as the own readers read them: a binary file by its object table, XML
+    /// with its line ends made line feeds first (as an import reads it); `nil` where neither
+    /// takes the bytes.
+    static func ownEntries(of bytes: [UInt8]) -> [ContactEntry]? {
+        try? ownReading(of: bytes)?.get()
+    }
+
+    /// ``ownEntries(of:)``, or why a binary file's strings are too many to make
+    /// (``ContactsProblem/expands(limit:)``).
+    private static func ownReading(of bytes: [UInt8]) -> Result<[ContactEntry], ContactsProblem>? {
+        if bytes.starts(with: Array("bplist".utf8)) { return BinaryChatLog.contacts(bytes, limit: expansionLimit) }
+        let read =
+            bytes.contains(0x0D)
+            ? XMLChatLog.contacts(ChatLogFile.lineEndsNormalized(Data(bytes))) : XMLChatLog.contacts(bytes)
+        return read.map { .success($0) }
+    }
+
+    /// The entries as Foundation's decoder reads them, line ends made line feeds as above,
+    /// after the depth check (``PropertyListInput``); `nil` when it does not read them.
+    static func foundationEntries(of data: Data) -> [ContactEntry]? {
+        try? PropertyListInput.decode([ContactEntry].self, from: ChatLogFile.lineEndsNormalized(data))
+    }
+
+    /// The index of these entries: its first line (`stamp` and the counts), then one line
+    /// per contact in key order (a key given twice: its last entry); where its lines start,
+    /// and the counts.
+    private static func index(
+        of entries: [ContactEntry], stamp: String
+    ) -> (bytes: [UInt8], start: Int, counts: Counts) {
+        var counts = Counts()
+        var order: [SortKey] = []
+        order.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
             guard let key = entry.key, GlobalKey.isValid(key) else {
-                skipped += 1
+                counts.skipped += 1
                 continue
             }
-            names[key] = entry.name ?? key
+            order.append(SortKey(key, index: index))
         }
-        var body: [UInt8] = []
-        for key in names.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            var line = Array(key.utf8) + [0x09] + escape(names[key] ?? key)
-            if line.count > maximumLine - 1 { line = Array(line.prefix(maximumLine - 1)) }
-            body += line + [0x0A]
+        // In the order of the keys' bytes (the order the index is halved in), and in file
+        // order among equal keys, so that the last one is kept. Compared by each key's first
+        // sixteen bytes as two integers (most keys are shorter), the rest only where those
+        // are equal: a million keys in a fraction of a second.
+        func precedes(_ a: SortKey, _ b: SortKey) -> Bool? {
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            guard a.long || b.long else { return nil }
+            let (x, y) = (entries[a.index].key ?? "", entries[b.index].key ?? "")
+            return x == y ? nil : x < y
         }
-        return (body, skipped)
+        order.sort { a, b in precedes(a, b) ?? (a.index < b.index) }
+        func isLastOfItsKey(_ place: Int) -> Bool {
+            place + 1 == order.count || precedes(order[place], order[place + 1]) != nil
+        }
+        counts.contacts = order.indices.count(where: isLastOfItsKey)
+        var bytes = Array("\(stamp) \(counts.skipped) \(counts.contacts)\n".utf8)
+        let start = bytes.count
+        bytes.reserveCapacity(start + counts.contacts * 24)
+        for place in order.indices where isLastOfItsKey(place) {
+            let entry = entries[order[place].index]
+            let lineStart = bytes.count
+            var key = entry.key ?? ""
+            key.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(0x09)
+            escape(entry.name ?? key, into: &bytes)
+            if bytes.count - lineStart > maximumLine - 1 {
+                bytes.removeLast(bytes.count - lineStart - (maximumLine - 1))
+            }
+            bytes.append(0x0A)
+        }
+        return (bytes, start, counts)
     }
 
-    /// One entry of `contacts.plist`: a dictionary with `global_key` and `name`; anything
-    /// else (another type, a missing field) reads as nothing.
-    private struct Entry: Decodable {
-        var key: String?
-        var name: String?
+    /// A key's place in the index's order: its first sixteen bytes, big-endian, zero-filled.
+    private struct SortKey {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        /// The entry's place in the file (a file of at most ``sourceLimit`` bytes holds fewer
+        /// than 2^31 entries).
+        var place: Int32
+        /// Whether the key is longer than sixteen bytes.
+        var long: Bool
 
-        private enum Keys: String, CodingKey {
-            case key = "global_key"
-            case name
-        }
+        var index: Int { Int(place) }
 
-        init(from decoder: any Decoder) throws {
-            let container = try? decoder.container(keyedBy: Keys.self)
-            key = try? container?.decode(String.self, forKey: .key)
-            name = container?.text(forKey: .name)
+        init(_ key: String, index: Int) {
+            place = Int32(truncatingIfNeeded: index)
+            var bytes = 0
+            for byte in key.utf8.prefix(16) {
+                if bytes < 8 {
+                    high |= UInt64(byte) << (56 - 8 * bytes)
+                } else {
+                    low |= UInt64(byte) << (56 - 8 * (bytes - 8))
+                }
+                bytes += 1
+            }
+            long = key.utf8.count > 16
         }
     }
 
-    /// A name on one line: backslash, newline, carriage return and tab escaped.
-    private static func escape(_ name: String) -> [UInt8] {
-        var out: [UInt8] = []
-        for byte in name.utf8 {
-            switch byte {
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
-            default: out.append(byte)
+    /// A name on one line, added to `out`: backslash, newline, carriage return and tab
+    /// escaped.
+    private static func escape(_ name: String, into out: inout [UInt8]) {
+        var name = name
+        name.withUTF8 { bytes in
+            if !bytes.contains(where: { $0 == 0x5C || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                switch byte {
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                default: out.append(byte)
+                }
             }
         }
-        return out
     }
 
     private static func unescape(_ bytes: ArraySlice<UInt8>) -> String {

@@ -45,6 +45,6 @@ public final class DataDirectory {
 
     /// The demo contacts plus those in `contacts.plist`.
     public func loadContacts() -> ContactBook {
-        ContactBook.load(from: history.directories.root, temporary: history.directories.temporary)
+        ContactBook.load(from: history.directories.root, temporary: .success(history.directories.temporary))
     }
 }
