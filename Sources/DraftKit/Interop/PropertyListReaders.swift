@@ -35,6 +35,18 @@ public enum PropertyListReaders {
         try? PropertyListInput.decode([Message].self, from: data)
     }
 
+    /// A contacts file as the own readers read it (``ContactIndex``): `nil` where neither
+    /// takes it, and Foundation's decoder decides.
+    public static func ownContacts(_ data: Data) -> [ContactEntry]? {
+        ContactIndex.ownEntries(of: Array(data))
+    }
+
+    /// A contacts file as Foundation's decoder reads it (after the depth check); `nil` when
+    /// it does not.
+    public static func foundationContacts(_ data: Data) -> [ContactEntry]? {
+        ContactIndex.foundationEntries(of: data)
+    }
+
     /// The bytes draftline writes for a segment holding `messages`, and for the same
     /// segment after a send appended `more` to it.
     public static func segmentBytes(_ messages: [Message], appending more: [Message] = []) -> Data {
