@@ -49,6 +49,9 @@ final class JournalReader {
     private var discarding = false
     /// Whole lines read but not yet turned into records.
     private var lines: ArraySlice<ArraySlice<UInt8>> = []
+    /// The most bytes of the journal this reader has held at once (lines read, and the
+    /// start of one being written): a figure for the fuzzers and tests.
+    private(set) var mostBytesHeld = 0
 
     /// The most bytes one slice reads.
     var sliceBytes = 16 * 1024
@@ -157,11 +160,13 @@ final class JournalReader {
         }
         guard let lastNewline = bytes.lastIndex(of: 0x0A) else {
             keepPartial(partial + bytes)
+            mostBytesHeld = max(mostBytesHeld, partial.count)
             return true
         }
         let complete = partial + bytes[...lastNewline]
         keepPartial(Array(bytes[(lastNewline + 1)...]))
         lines = ArraySlice(complete.split(separator: 0x0A))
+        mostBytesHeld = max(mostBytesHeld, complete.count + partial.count)
         return true
     }
 

@@ -44,6 +44,7 @@ final class PropertyListFeed: HistoryFeed {
             slice.warnings.append(.journalSkipped(bytes: read.skipped))
         }
         watch?.setPending(read.hasMore)
+        history.journalBytesHeld = max(history.journalBytesHeld, reader.mostBytesHeld)
         return slice
     }
 }

@@ -61,6 +61,10 @@ public final class PropertyListHistory: BulkHistoryStore {
     var indexFailing = false
     /// Where the time of appends went, since the history was opened or the figures reset.
     public var timings = AppendTimings()
+    /// The most bytes of the journal any feed of this history (``follow(notifications:)``)
+    /// has held at once: one slice and the start of one line, whatever the journal holds (a
+    /// figure for the fuzzers and tests).
+    public internal(set) var journalBytesHeld = 0
 
     /// Why the data directory cannot be written here (read-only), when it cannot: reads
     /// work, and every write is refused with ``StoreError/readOnly(_:)``.
