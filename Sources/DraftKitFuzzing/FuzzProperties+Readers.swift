@@ -16,7 +16,7 @@ extension FuzzProperties {
         var read: [Message] = []
         if let own = PropertyListReaders.ownChatLog(data) {
             let foundation: ChatLogFile
-            do throws(TransferError) {
+            do throws(ChatLogFile.Problem) {
                 foundation = try PropertyListReaders.foundationChatLog(data)
             } catch {
                 return "an own reader took a file Foundation's decoder refuses (\(error))"

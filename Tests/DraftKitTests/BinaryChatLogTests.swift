@@ -33,8 +33,8 @@ struct BinaryChatLogTests {
     }
 
     /// The two readings of `data`: the reader's (`nil` when it passes) and Foundation's.
-    static func readings(_ data: Data) -> (own: BinaryChatLog?, foundation: Result<ChatLogFile, TransferError>) {
-        (BinaryChatLog(data), Result { () throws(TransferError) in try ChatLogFile(foundation: data) })
+    static func readings(_ data: Data) -> (own: BinaryChatLog?, foundation: Result<ChatLogFile, ChatLogFile.Problem>) {
+        (BinaryChatLog(data), Result { () throws(ChatLogFile.Problem) in try ChatLogFile(foundation: data) })
     }
 
     static func same(_ own: BinaryChatLog, _ file: ChatLogFile) -> Bool {
@@ -201,7 +201,7 @@ struct BinaryChatLogTests {
     @Test func aFileWhoseObjectsAreSharedBeyondReasonIsRefusedBeforeItIsRead() throws {
         let huge = Self.shared(copies: 30_000, bytes: 1 << 20)
         #expect(huge.count < 1_200_000)
-        #expect(throws: TransferError.tooLarge(megabytes: ChatLogFile.expansionLimit(of: huge.count) >> 20)) {
+        #expect(throws: ChatLogFile.Problem.tooLarge(megabytes: ChatLogFile.expansionLimit(of: huge.count) >> 20)) {
             try ChatLogFile(data: huge)
         }
         let modest = Self.shared(copies: 3, bytes: 40)

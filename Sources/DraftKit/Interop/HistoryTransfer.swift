@@ -212,24 +212,13 @@ public struct HistoryTransfer {
         written.append(
             encoder.addNames(
                 ChatLogFile.kindsKey, chats.map { ($0.rawValue, ChatLogFile.kindNames[$0.kind] ?? "chat") }))
-        var data = encoder.finishChatLog(written).map { Data($0) }
-        if data == nil {
-            // Past 4 GiB: Foundation's encoder, whose offsets are wider, over the whole history.
-            encoder = SegmentEncoder.chatLog()
-            var all: [(chatID: String, kind: ChatID.Kind, messages: [Message])] = []
-            for chat in chats {
-                do throws(StoreError) {
-                    all.append((chat.rawValue, chat.kind, try history.allMessages(in: chat).value))
-                } catch {
-                    throw .store(error)
-                }
-            }
-            data = try ChatLogFile.data(all)
+        guard let bytes = encoder.finishChatLog(written) else {
+            throw .cannotEncode("more objects than 4-byte references reach")
         }
         do throws(OutputPathError) {
             // In place once renamed: a sync of its directory that failed then is said, and
             // the export is not reported as "nothing was written".
-            if let unconfirmed = try output.replace(with: data ?? Data()) {
+            if let unconfirmed = try output.replace(with: Data(bytes)) {
                 summary.warnings.append(.notConfirmed(unconfirmed))
             }
         } catch {

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// The original chat-log design's own file: one property list (a `UserDefaults` domain)
 /// whose keys are chat IDs and whose values are arrays of message dictionaries, as its
@@ -62,57 +61,38 @@ public struct ChatLogFile {
         init(from decoder: any Decoder) throws {}
     }
 
-    /// What the file's ``kindsKey`` holds, as written or as encoded.
-    private enum Entry: Encodable {
-        case messages([Message])
-        case kinds([String: String])
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .messages(let messages): try container.encode(messages)
-            case .kinds(let kinds): try container.encode(kinds)
-            }
-        }
-    }
-
-    /// Reads and parses a file (a regular file, not followed through a link, at most
-    /// ``sizeLimit`` bytes).
-    public init(contentsOf path: String) throws(TransferError) {
-        let data: Data
-        do throws(FileError) {
-            guard let file = try FileDescriptor.open(path, access: .read) else {
-                throw FileError("open", path: path, code: ENOENT)
-            }
-            data = try file.closeAfter { file throws(FileError) in try file.readAll(limit: Self.sizeLimit) }
-        } catch {
-            throw .unreadable("\(path): \(error.code == ENOENT ? "no such file" : error.reason)")
-        }
-        try self.init(data: data)
-    }
-
     /// Parses a property list: a binary one by walking its object table
     /// (``BinaryChatLog``), an XML one in one pass (``XMLChatLog``), several times faster
     /// than Foundation's decoders, wherever those read it as Foundation would; files they
     /// do not take with Foundation's `PropertyListDecoder`, once their nesting is known to
     /// be safe (``PropertyListInput``).
-    public init(data original: Data) throws(TransferError) {
+    public init(data original: Data) throws(Problem) {
         let data = Self.lineEndsNormalized(original)
-        // A binary file may name one object many times: measured as read, it must stay
-        // within ``expansionLimit(of:)``, or no reader (Foundation's neither) makes it.
+        if let own = ChatLogFile(own: data) {
+            self = own
+            return
+        }
         let limit = Self.expansionLimit(of: data.count)
-        if let binary = BinaryChatLog(data, limit: limit) {
-            self.init(chats: binary.chats, skippedKeys: 0, kinds: Self.kinds(binary.kindNames))
-        } else if let size = BinaryChatLog.expandedSize(data, limit: limit), size > limit {
+        if let size = BinaryChatLog.expandedSize(data, limit: limit), size > limit {
             // Measured only where the own reader stopped: a file it took is within the limit.
             throw .tooLarge(megabytes: limit >> 20)
         } else if let key = BinaryChatLog.repeatedKey(data) {
             // Foundation would keep one of the repeats at random, a new one each run.
             throw .repeatedKey(key)
+        }
+        try self.init(foundation: data)
+    }
+
+    /// The file as the own readers read it, a binary one (``BinaryChatLog``) or an XML one
+    /// (``XMLChatLog``); `nil` where neither takes it whole. A binary file may name one
+    /// object many times: measured as read, it must stay within ``expansionLimit(of:)``.
+    init?(own data: Data) {
+        if let binary = BinaryChatLog(data, limit: Self.expansionLimit(of: data.count)) {
+            self.init(chats: binary.chats, skippedKeys: 0, kinds: Self.kinds(binary.kindNames))
         } else if let xml = XMLChatLog(data) {
             self.init(chats: xml.chats, skippedKeys: 0, kinds: Self.kinds(xml.kindNames))
         } else {
-            try self.init(foundation: data)
+            return nil
         }
     }
 
@@ -154,7 +134,7 @@ public struct ChatLogFile {
     }
 
     /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
-    init(foundation data: Data) throws(TransferError) {
+    init(foundation data: Data) throws(Problem) {
         let root: [String: Value]
         do throws(PropertyListInput.TooDeep) {
             try PropertyListInput.check(data)
@@ -182,82 +162,24 @@ public struct ChatLogFile {
         let names = root[Self.kindsKey]?.names ?? root[Self.legacyKindsKey]?.names
         self.init(chats: chats, skippedKeys: skipped, kinds: Self.kinds(names ?? [:]))
     }
-
-    /// The file's bytes for these chats (a binary property list, by `PropertyListEncoder`):
-    /// what `save()` would have left in the domain, with draftline's `sentAt` and `sender`
-    /// beside the eleven keys, and each chat's kind under ``kindsKey``.
-    public static func data(
-        _ chats: [(chatID: String, kind: ChatID.Kind, messages: [Message])]
-    ) throws(TransferError) -> Data {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        var root: [String: Entry] = [:]
-        var kinds: [String: String] = [:]
-        for chat in chats where root[chat.chatID] == nil {
-            root[chat.chatID] = .messages(chat.messages)
-            kinds[chat.chatID] = kindNames[chat.kind]
-        }
-        root[kindsKey] = .kinds(kinds)
-        do {
-            return try encoder.encode(root)
-        } catch {
-            throw .cannotEncode("\(error)")
-        }
-    }
 }
 
-/// Why a file could not be imported or exported; each says what to do.
-public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file could not be read (the reason).
-    case unreadable(String)
-    /// The file is not a property list.
-    case notAPropertyList
-    /// The property list is not a dictionary.
-    case notADictionary
-    /// The property list nests deeper than this many levels: not read.
-    case tooDeep(Int)
-    /// The binary property list's objects are shared so that reading it would take more
-    /// than this many megabytes: not read.
-    case tooLarge(megabytes: Int)
-    /// A binary file's top level (or its kinds) holds this key twice: readers keep either
-    /// (Foundation's decoder a different one each run), so it is not read.
-    case repeatedKey(String)
-    /// No key holds an array of message dictionaries (how many keys there were).
-    case noChats(keys: Int)
-    /// `--chat` named a chat that has no history.
-    case noSuchChat(String)
-    /// The export could not be encoded.
-    case cannotEncode(String)
-    /// The export could not be written (the reason).
-    case unwritable(String)
-    /// The history could not be read or written.
-    case store(StoreError)
-    /// An import stopped part way: why, and what was stored before it (kept; running the
-    /// import again adds the rest).
-    case importStopped(StoreError, after: HistoryTransfer.ImportSummary)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let reason): return "cannot read the file: \(reason)"
-        case .notAPropertyList:
-            return "not a property list (XML or binary): nothing was imported"
-        case .tooDeep(let levels):
-            return "the property list nests deeper than \(levels) levels, more than any chat log: nothing was imported"
-        case .tooLarge(let megabytes):
-            return "the file refers to its objects so many times that reading it would take more than "
-                + "\(megabytes) MB: nothing was imported"
-        case .notADictionary:
-            return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
-        case .repeatedKey(let key):
-            return "the file holds the key '\(key)' twice, and readers keep either one: nothing was imported"
-        case .noChats(let keys):
-            return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
-                + "nothing was imported"
-        case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
-        case .cannotEncode(let reason): return "the export could not be encoded: \(reason)"
-        case .unwritable(let reason): return "cannot write the export: \(reason); nothing was written"
-        case .store(let error): return "\(error)"
-        case .importStopped(let error, _): return "\(error)"
-        }
+extension ChatLogFile {
+    /// Why bytes are no chat log: what ``init(data:)`` refuses.
+    public enum Problem: Error, Equatable, Sendable {
+        /// Not a property list.
+        case notAPropertyList
+        /// A property list, but not a dictionary.
+        case notADictionary
+        /// Nested deeper than this many levels: not read.
+        case tooDeep(Int)
+        /// A binary file whose objects are shared so that reading it would take more than
+        /// this many megabytes: not read.
+        case tooLarge(megabytes: Int)
+        /// A binary file's top level (or its kinds) holds this key twice: readers keep either
+        /// (Foundation's decoder a different one each run), so it is not read.
+        case repeatedKey(String)
+        /// No key holds an array of message dictionaries (how many keys there were).
+        case noChats(keys: Int)
     }
 }

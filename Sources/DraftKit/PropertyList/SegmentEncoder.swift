@@ -86,18 +86,22 @@ struct SegmentEncoder {
         return (key, value)
     }
 
-    /// The whole file: the chats added, as a dictionary at the top; `nil` when it has grown
-    /// past what 4-byte offsets and references reach.
+    /// The whole file: the chats added, as a dictionary at the top, its offsets 4 bytes wide
+    /// (8 past 4 GiB); `nil` when it holds more objects than 4-byte references reach.
     mutating func finishChatLog(_ chats: [(key: Int, value: Int)]) -> [UInt8]? {
         let width = Self.chatLogReferenceSize
         let top = begin()
         header(0xD0, count: chats.count)
         for chat in chats { append(UInt64(chat.key), width: width) }
         for chat in chats { append(UInt64(chat.value), width: width) }
-        guard offsets.count < 1 << (8 * width), bytes.count < 1 << (8 * Self.offsetSize) else { return nil }
-        writeTable(top: top, referenceSize: width)
+        guard offsets.count < 1 << (8 * width) else { return nil }
+        writeTable(
+            top: top, referenceSize: width, offsetSize: bytes.count < 1 << (8 * Self.offsetSize) ? Self.offsetSize : 8)
         return bytes
     }
+
+    /// Every field, in the order each message's dictionary holds them.
+    private static let fields = Message.Field.allCases
 
     private init(base: Int, offsets: [Int]) {
         self.base = base
@@ -108,29 +112,23 @@ struct SegmentEncoder {
     /// object numbers.
     private mutating func add(_ messages: some Collection<Message>, referenceSize: Int) -> [Int] {
         // Room ahead, growing geometrically: an export adds chat after chat to one encoder.
-        let fields = Message.CodingKeys.allCases.count
+        let fields = Self.fields.count
         let byteNeed = bytes.count + 64 * fields * (messages.count + 1)
         let offsetNeed = offsets.count + (2 * messages.count + 1) * fields
         if bytes.capacity < byteNeed { bytes.reserveCapacity(max(byteNeed, 2 * bytes.capacity)) }
         if offsets.capacity < offsetNeed { offsets.reserveCapacity(max(offsetNeed, 2 * offsets.capacity)) }
-        let keys = Message.CodingKeys.allCases.map { string($0.rawValue) }
+        let keys = Self.fields.map { string($0.stringValue) }
         var values: [Int] = []
         values.reserveCapacity(keys.count)
         return messages.map { message in
             values.removeAll(keepingCapacity: true)
-            values.append(string(message.chatID))
-            values.append(string(message.messageID))
-            values.append(string(message.content))
-            values.append(string(message.target))
-            values.append(string(message.mineHead))
-            values.append(string(message.otherHead))
-            values.append(string(message.type))
-            values.append(string(message.filePath))
-            values.append(string(message.address))
-            values.append(real(message.latitude, marker: 0x23))
-            values.append(real(message.longitude, marker: 0x23))
-            values.append(real(message.sentAt.timeIntervalSinceReferenceDate, marker: 0x33))
-            values.append(string(message.sender))
+            for field in Self.fields {
+                switch message[field] {
+                case .text(let text): values.append(string(text))
+                case .number(let number): values.append(real(number, marker: 0x23))
+                case .date(let date): values.append(real(date.timeIntervalSinceReferenceDate, marker: 0x33))
+                }
+            }
             let number = begin()
             header(0xD0, count: keys.count)
             for reference in keys { append(UInt64(reference), width: referenceSize) }
@@ -148,10 +146,10 @@ struct SegmentEncoder {
     }
 
     /// Writes the offset table and the trailer, `top` the top object's number.
-    private mutating func writeTable(top: Int, referenceSize: Int) {
+    private mutating func writeTable(top: Int, referenceSize: Int, offsetSize: Int = Self.offsetSize) {
         let table = base + bytes.count
-        for offset in offsets { append(UInt64(offset), width: Self.offsetSize) }
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(Self.offsetSize), UInt8(referenceSize)]
+        for offset in offsets { append(UInt64(offset), width: offsetSize) }
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
         append(UInt64(offsets.count), width: 8)
         append(UInt64(top), width: 8)
         append(UInt64(table), width: 8)

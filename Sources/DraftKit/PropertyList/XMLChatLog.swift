@@ -39,8 +39,8 @@ struct XMLChatLog {
         self.kindNames = kindNames
     }
 
-    /// The fields' names in ``Message/CodingKeys`` order, as bytes.
-    private static let fields = Message.CodingKeys.allCases.map { Array($0.rawValue.utf8) }
+    /// The fields' names in ``Message/Field`` order, as bytes.
+    private static let fields = Message.Field.allCases.map { Array($0.stringValue.utf8) }
 
     /// One pass over the bytes; every read checks the end first. Its values (numbers,
     /// dates, text) are read in `XMLChatLog+Values.swift`.
@@ -153,20 +153,19 @@ struct XMLChatLog {
             while true {
                 skipSpace()
                 if take("</dict>") { return message }
-                guard take("<key>"), let field = field(), take("</key>"), seen & (1 << field) == 0 else { return nil }
-                seen |= 1 << field
-                skipSpace()
-                switch field {
-                case Message.latitudeField, Message.longitudeField:
-                    guard let value = number() else { return nil }
-                    message.setNumber(value, field: field)
-                case Message.sentAtField:
-                    guard let value = date() else { return nil }
-                    message.sentAt = value
-                default:
-                    guard let value = string() else { return nil }
-                    message.setString(value, field: field)
+                guard take("<key>"), let field = field(), take("</key>"), seen & (1 << field.rawValue) == 0 else {
+                    return nil
                 }
+                seen |= 1 << field.rawValue
+                skipSpace()
+                let value: Message.Value? =
+                    switch field.kind {
+                    case .text: string().map { .text($0) }
+                    case .number: number().map { .number($0) }
+                    case .date: date().map { .date($0) }
+                    }
+                guard let value else { return nil }
+                message[field] = value
             }
         }
 
@@ -186,12 +185,14 @@ struct XMLChatLog {
             return names.isEmpty ? nil : names
         }
 
-        /// A message field's name (plain bytes, no entity), its index in ``fields``.
-        mutating func field() -> Int? {
+        /// A message field's name (plain bytes, no entity).
+        mutating func field() -> Message.Field? {
             let start = at
             while at < bytes.count, bytes[at] != UInt8(ascii: "<") { at += 1 }
             let name = UnsafeRawBufferPointer(rebasing: bytes[start..<at])
-            return XMLChatLog.fields.firstIndex { $0.count == name.count && $0.elementsEqual(name) }
+            return XMLChatLog.fields.firstIndex { $0.count == name.count && $0.elementsEqual(name) }.flatMap {
+                Message.Field(rawValue: $0)
+            }
         }
 
         /// `<string>…</string>` or `<string/>`. Text that starts with `$null` is read only

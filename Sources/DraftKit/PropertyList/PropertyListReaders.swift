@@ -8,18 +8,11 @@ public enum PropertyListReaders {
     /// An import file as the own readers read it: `nil` where neither takes it (then only
     /// Foundation's reading counts). Line ends are normalized first, as an import does.
     public static func ownChatLog(_ data: Data) -> ChatLogFile? {
-        let data = ChatLogFile.lineEndsNormalized(data)
-        if let binary = BinaryChatLog(data) {
-            return ChatLogFile(chats: binary.chats, skippedKeys: 0, kinds: ChatLogFile.kinds(binary.kindNames))
-        }
-        if let xml = XMLChatLog(data) {
-            return ChatLogFile(chats: xml.chats, skippedKeys: 0, kinds: ChatLogFile.kinds(xml.kindNames))
-        }
-        return nil
+        ChatLogFile(own: ChatLogFile.lineEndsNormalized(data))
     }
 
     /// An import file as Foundation's decoder reads it (after the depth check).
-    public static func foundationChatLog(_ data: Data) throws(TransferError) -> ChatLogFile {
+    public static func foundationChatLog(_ data: Data) throws(ChatLogFile.Problem) -> ChatLogFile {
         try ChatLogFile(foundation: ChatLogFile.lineEndsNormalized(data))
     }
 

@@ -23,15 +23,15 @@ struct BinaryChatLog {
     /// The file's bytes, borrowed for the reading only (``init?(_:)``).
     let bytes: UnsafeRawBufferPointer
     private(set) var offsets: [Int] = []
-    private var referenceSize = 1
+    private(set) var referenceSize = 1
     /// The end of the objects (where the offset table starts).
     var end = 0
     /// How many messages the top array holds (a reading of one message: ``message(_:at:)``).
     private(set) var elementCount = 0
-    /// The fields' names in ``Message/CodingKeys`` order, each as its length and its first
+    /// The fields' names in ``Message/Field`` order, each as its length and its first
     /// sixteen bytes in two words (every name is shorter), compared as integers.
-    private static let fields = Message.CodingKeys.allCases.map { key in
-        Array(key.rawValue.utf8).withUnsafeBytes { words($0) } ?? (-1, 0, 0)
+    private static let fields = Message.Field.allCases.map { field in
+        Array(field.stringValue.utf8).withUnsafeBytes { words($0) } ?? (-1, 0, 0)
     }
 
     /// Whether a key or a name is the string Foundation's decoder reads as "no value"
@@ -46,7 +46,6 @@ struct BinaryChatLog {
         return (bytes.count, words.0, words.1)
     }
 
-    /// Reads `data`; `nil` when it is not a binary property list this reader takes whole.
     /// Reads `data`; `nil` when it is not a binary property list this reader takes whole, or
     /// when its messages would weigh more than `limit` bytes once made (a file that names
     /// one object many times: ``expandedSize(_:limit:)`` then says how much).
@@ -59,16 +58,11 @@ struct BinaryChatLog {
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    /// The messages of a segment (an array of message dictionaries at the top), read the
-    /// same way; `nil` where Foundation's decoder must decide.
-    static func segment(_ data: Data) -> [Message]? {
-        data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment(last: .max))?.chats.first?.messages }
-    }
-
-    /// The last `count` messages of a segment (all of them when it holds fewer), the others
-    /// not read: what opening a chat shows costs the same in a segment of 256 messages as
-    /// in one of 16. `nil` where Foundation's decoder must decide.
-    static func segment(_ data: Data, last count: Int) -> [Message]? {
+    /// The last `count` messages of a segment (an array of message dictionaries at the top;
+    /// all of them when it holds fewer), the others not read: what opening a chat shows
+    /// costs the same in a segment of 256 messages as in one of 16. `nil` where Foundation's
+    /// decoder must decide.
+    static func segment(_ data: Data, last count: Int = .max) -> [Message]? {
         data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment(last: count))?.chats.first?.messages }
     }
 
@@ -186,25 +180,53 @@ struct BinaryChatLog {
 
     /// Reads the trailer and the offset table; false when they do not hold.
     private mutating func readTable() -> Bool {
-        let size = bytes.count
-        guard size >= 8 + 1 + 32, bytes.starts(with: Array("bplist00".utf8)) else { return false }
-        let trailer = size - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        referenceSize = Int(bytes[trailer + 7])
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
-            let objects = integer(at: trailer + 8, width: 8), let top = integer(at: trailer + 16, width: 8),
-            let table = integer(at: trailer + 24, width: 8), objects > 0, top < objects, table >= 9, table < trailer,
-            objects <= (trailer - table) / offsetSize, table + objects * offsetSize == trailer
-        else { return false }
-        offsets.reserveCapacity(objects)
-        for number in 0..<objects {
-            guard let offset = integer(at: table + number * offsetSize, width: offsetSize), offset >= 8, offset < table
+        guard let trailer = Trailer(bytes) else { return false }
+        referenceSize = trailer.referenceSize
+        offsets.reserveCapacity(trailer.objects)
+        for number in 0..<trailer.objects {
+            guard let offset = integer(at: trailer.table + number * trailer.offsetSize, width: trailer.offsetSize),
+                offset >= 8, offset < trailer.table
             else { return false }
             offsets.append(offset)
         }
-        end = table
-        topObject = top
+        end = trailer.table
+        topObject = trailer.top
         return true
+    }
+
+    /// A binary property list's trailer, its last 32 bytes: the one place one is read.
+    struct Trailer {
+        let offsetSize: Int
+        let referenceSize: Int
+        let objects: Int
+        let top: Int
+        /// Where the offset table starts (the objects end).
+        let table: Int
+
+        /// The trailer at the end of `bytes`; `nil` unless its figures agree with one another
+        /// and with the size (the table ends where the trailer starts) and the bytes start as
+        /// a binary property list.
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            let size = bytes.count
+            guard size >= 8 + 1 + 32 else { return nil }
+            let trailer = size - 32
+            func figure(_ at: Int) -> Int? {
+                var value: UInt64 = 0
+                for index in at..<(at + 8) { value = value << 8 | UInt64(bytes[index]) }
+                return value <= UInt64(Int.max) ? Int(value) : nil
+            }
+            offsetSize = Int(bytes[trailer + 6])
+            referenceSize = Int(bytes[trailer + 7])
+            guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), let objects = figure(trailer + 8),
+                let top = figure(trailer + 16), let table = figure(trailer + 24), objects > 0, top < objects,
+                table >= 9, table < trailer, objects <= (trailer - table) / offsetSize,
+                table + objects * offsetSize == trailer,
+                bytes.loadUnaligned(as: UInt64.self) == UInt64(bigEndian: 0x6270_6C69_7374_3030)  // "bplist00"
+            else { return nil }
+            self.objects = objects
+            self.top = top
+            self.table = table
+        }
     }
 
     /// A message from its dictionary object; `nil` where Foundation's reading is not
@@ -220,31 +242,33 @@ struct BinaryChatLog {
                 let valueObject = reference(at: at + (count + pair) * referenceSize),
                 let field = field(keyObject)
             else { return nil }
-            guard seen & (1 << field) == 0 else { return nil }
-            seen |= 1 << field
-            switch field {
-            case Message.latitudeField, Message.longitudeField:
-                guard let value = number(valueObject) else { return nil }
-                message.setNumber(value, field: field)
-            case Message.sentAtField:
-                guard let value = date(valueObject) else { return nil }
-                message.sentAt = value
-            default:
-                guard let value = string(valueObject) else { return nil }
-                message.setString(value, field: field)
-            }
+            guard seen & (1 << field.rawValue) == 0, let value = value(valueObject, field.kind) else { return nil }
+            seen |= 1 << field.rawValue
+            message[field] = value
         }
         return message
     }
 
-    /// The field a key object names (its index in ``Message/CodingKeys``); `nil` for any
-    /// other key or object. Compared as two words and a length: a writer that shares no
-    /// string (Foundation's) makes every message name its keys again.
-    private func field(_ object: Int) -> Int? {
+    /// The field a key object names; `nil` for any other key or object. Compared as two
+    /// words and a length: a writer that shares no string (Foundation's) makes every
+    /// message name its keys again.
+    private func field(_ object: Int) -> Message.Field? {
         guard let (kind, count, at) = header(object), kind == 0x5, count <= end - at,
-            let key = Self.words(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)]))
+            let key = Self.words(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])),
+            let index = Self.fields.firstIndex(where: {
+                $0.count == key.count && $0.low == key.low && $0.high == key.high
+            })
         else { return nil }
-        return Self.fields.firstIndex { $0.count == key.count && $0.low == key.low && $0.high == key.high }
+        return Message.Field(rawValue: index)
+    }
+
+    /// A field's value of `kind` from its object; `nil` for an object of another kind.
+    private func value(_ object: Int, _ kind: Message.Kind) -> Message.Value? {
+        switch kind {
+        case .text: string(object).map { .text($0) }
+        case .number: number(object).map { .number($0) }
+        case .date: date(object).map { .date($0) }
+        }
     }
 
     // MARK: - Objects

@@ -3,18 +3,12 @@ import Foundation
 /// A segment's bytes to messages and back: a binary property list holding an array of
 /// message dictionaries.
 enum SegmentCodec {
-    /// The messages in a segment's bytes; `nil` when they are not such a property list (or
-    /// nest too deep to be read safely: ``PropertyListInput``). Read by walking the object
-    /// table (``BinaryChatLog/segment(_:)``) wherever that reads as Foundation's decoder
-    /// does, several times faster; by the decoder otherwise.
-    static func decode(_ data: Data) -> [Message]? {
-        if let messages = BinaryChatLog.segment(data) { return messages }
-        return try? PropertyListInput.decode([Message].self, from: data)
-    }
-
-    /// The last `count` messages in a segment's bytes, the others not decoded where the
-    /// object table is read (``BinaryChatLog/segment(_:last:)``); else all decoded, then cut.
-    static func decode(_ data: Data, last count: Int) -> [Message]? {
+    /// The last `count` messages in a segment's bytes (all by default); `nil` when they are
+    /// not a binary property list holding an array of message dictionaries (or nest too
+    /// deep to be read safely: ``PropertyListInput``). Read from the object table, the others
+    /// not decoded (``BinaryChatLog/segment(_:last:)``), wherever that reads as Foundation's
+    /// decoder does, several times faster; else all decoded by the decoder, then cut.
+    static func decode(_ data: Data, last count: Int = .max) -> [Message]? {
         if let messages = BinaryChatLog.segment(data, last: count) { return messages }
         return (try? PropertyListInput.decode([Message].self, from: data)).map { Array($0.suffix(max(0, count))) }
     }
