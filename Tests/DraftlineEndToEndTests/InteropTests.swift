@@ -84,6 +84,17 @@ struct InteropTests {
         #expect(Set(alice.map(\.messageID)).count == 12)
         #expect(alice.indices.filter { alice[$0].messageID.hasPrefix("imported-\($0)-") } == Self.withoutID.sorted())
         #expect(try fixture.messages(in: "tweet_5", thread: true).count == 6)
+        // Every field as stored, read by plistlib key by key (not through Message, whose
+        // field table draftline's own writer and readers share).
+        for chat in ["alice", "bob", "tweet_5"] {
+            let stored = try fixture.storedDictionaries(in: chat, thread: chat == "tweet_5")
+            let expected = Self.saved.filter { $0["chatID"] as? String == chat }
+            #expect(stored.count == expected.count)
+            for (got, want) in zip(stored, expected) {
+                Self.expectEveryField(got, want, chat)
+                #expect(got["sentAt"] as? Double == 0)
+            }
+        }
         // draftline shows them: the original's messages were all the user's own.
         let shown = try fixture.runPiped("/open bob\n")
         #expect(shown.output.contains("  you: [location 52.520008, 13.404954 Alexanderplatz, Berlin]"))
@@ -110,17 +121,19 @@ struct InteropTests {
             let expected = Self.saved.filter { $0["chatID"] as? String == chat }
             #expect(messages.count == expected.count)
             for (got, want) in zip(messages, expected) {
-                let added = want["messageID"] == nil ? ["messageID", "sender", "sentAt"] : ["sender", "sentAt"]
-                #expect(Set(got.keys) == Set(want.keys).union(added), "\(chat): \(got.keys.sorted())")
-                for key in want.keys {
-                    if let number = want[key] as? Double {
-                        #expect((got[key] as? NSNumber)?.doubleValue == number, "\(chat) \(key)")
-                    } else {
-                        #expect(got[key] as? String == want[key] as? String, "\(chat) \(key)")
-                    }
-                }
-                #expect(got["sender"] as? String == "me")
+                Self.expectEveryField(got, want, chat)
                 #expect((got["sentAt"] as? [String: Double])?["date"] == 0)
+            }
+        }
+        // And plistlib reads every field of the export as saved, key by key.
+        let readBack = try fixture.propertyList(at: exported)
+        for chat in ["alice", "bob", "tweet_5"] {
+            let messages = readBack[chat] as? [[String: Any]] ?? []
+            let expected = Self.saved.filter { $0["chatID"] as? String == chat }
+            #expect(messages.count == expected.count)
+            for (got, want) in zip(messages, expected) {
+                Self.expectEveryField(got, want, chat)
+                #expect(got["sentAt"] as? String == "1970-01-01 00:00:00")
             }
         }
         // And so does Python's plistlib.
@@ -135,6 +148,22 @@ struct InteropTests {
         #expect(
             String(decoding: python.output, as: UTF8.self)
                 == "['alice', 'bob', 'tweet_5'] 20 [('alice', 'chat'), ('bob', 'chat'), ('tweet_5', 'thread')]\n")
+    }
+
+    /// Expects a message dictionary to hold every key and value `want` holds (numbers as
+    /// numbers, the others as strings), and draftline's `sender` (`me`) and `sentAt` beside
+    /// them (and the `messageID` an import gives a message that has none).
+    static func expectEveryField(_ got: [String: Any], _ want: [String: Any], _ chat: String) {
+        let added = want["messageID"] == nil ? ["messageID", "sender", "sentAt"] : ["sender", "sentAt"]
+        #expect(Set(got.keys) == Set(want.keys).union(added), "\(chat): \(got.keys.sorted())")
+        for key in want.keys {
+            if let number = want[key] as? Double {
+                #expect((got[key] as? NSNumber)?.doubleValue == number, "\(chat) \(key)")
+            } else {
+                #expect(got[key] as? String == want[key] as? String, "\(chat) \(key)")
+            }
+        }
+        #expect(got["sender"] as? String == "me")
     }
 
     @Test func aPreferencesFilesOtherKeysAreSkippedAndMissingFieldsTakeTheOriginalsDefaults() throws {

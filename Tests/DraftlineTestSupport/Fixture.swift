@@ -88,6 +88,17 @@ public final class Fixture {
     /// Python's `plistlib`. Every segment must parse; a chat with no directory has none.
     /// `thread` names a comment thread (`tweet_123`) instead of a private chat.
     public func messages(in chat: String, thread: Bool = false) throws -> [Message] {
+        try storedDictionaries(in: chat, thread: thread).map { dictionary in
+            var message = Message(dictionary: dictionary)
+            if let seconds = dictionary["sentAt"] as? Double { message.sentAt = Date(timeIntervalSince1970: seconds) }
+            return message
+        }
+    }
+
+    /// The message dictionaries stored for a chat, oldest first, as Python's `plistlib` reads
+    /// them: each key and value as the file holds it (`sentAt` as seconds since 1970), read
+    /// without draftline's own idea of a message (see ``messages(in:thread:)``).
+    public func storedDictionaries(in chat: String, thread: Bool = false) throws -> [[String: Any]] {
         let script = """
             import json, os, plistlib, re, sys
             from datetime import timezone
@@ -112,12 +123,7 @@ public final class Fixture {
             throw PseudoTerminal.Failure(
                 description: "plistlib could not read \(directory): \(String(decoding: result.error, as: UTF8.self))")
         }
-        let list = try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] ?? []
-        return list.map { dictionary in
-            var message = Message(dictionary: dictionary)
-            if let seconds = dictionary["sentAt"] as? Double { message.sentAt = Date(timeIntervalSince1970: seconds) }
-            return message
-        }
+        return try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] ?? []
     }
 
     /// The edit line's stored history of one identity, read by Python's `plistlib`.
