@@ -23,6 +23,14 @@ enum SegmentCodec {
         return .some(decoded.message)
     }
 
+    /// The message at `position` of a segment and how many it holds, the others not read
+    /// (``BinaryChatLog/message(_:at:)``): a journal record costs its one message. The
+    /// message is `nil` past the end; the whole is `nil` where Foundation's decoder must
+    /// decide (``decode(_:last:)``).
+    static func message(_ data: Data, at position: Int) -> (count: Int, message: Message?)? {
+        BinaryChatLog.message(data, at: position)
+    }
+
     /// Segments as binary property lists that sends can extend (``SegmentEncoder``). Many at
     /// once (a bulk append) are encoded on every core.
     static func encode(_ segments: [ArraySlice<Message>]) -> [[UInt8]] {

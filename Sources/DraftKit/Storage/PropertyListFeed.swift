@@ -92,7 +92,7 @@ struct RecordLookup {
         } else {
             guard let data = try SegmentStore.bytes(name, in: folder) else { return nil }
             if seen.count >= Self.remembered { seen.removeAll(keepingCapacity: true) }
-            if let one = BinaryChatLog.message(data, at: record.position) {
+            if let one = SegmentCodec.message(data, at: record.position) {
                 // The one message read, the others not: a record costs what its message costs.
                 seen[key] = Seen(status: status, count: one.count)
                 guard let found = one.message else { return nil }
