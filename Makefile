@@ -9,7 +9,7 @@ RUN_FLAGS  := $(if $(DATA_DIR),--data-dir $(DATA_DIR),) $(ARGS)
 # Root installs packages directly; anyone else through sudo.
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup test-setup build run test test-examples lint format bench fuzz fuzz-build docs man install uninstall clean
+.PHONY: all setup test-setup build release run test test-examples lint format bench fuzz fuzz-build docs man install uninstall clean
 
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard Fuzz/*.swift))))
 FUZZ_SECONDS ?= 60
@@ -116,6 +116,16 @@ docs: setup
 # (a test checks both).
 man: setup
 	$(SWIFT) run draftline-man Documentation/draftline.1 README.md
+
+# A binary for CI: a release build with the Swift runtime and Foundation linked in, so the
+# machine that runs it needs only libedit, libstdc++ and libbsd (Documentation/QA.md).
+# It fails if the binary still needs a Swift library.
+RELEASE_DIR := .build/static
+release: setup
+	$(SWIFT) build -c release --static-swift-stdlib --product draftline --scratch-path $(RELEASE_DIR)
+	@bin="$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_DIR) --show-bin-path)/draftline"; \
+	if ldd "$$bin" | grep -i swift; then echo "release: $$bin still needs the Swift libraries above"; exit 1; fi; \
+	echo "release: $$bin"; ldd "$$bin" | awk '{print "  " $$1}'
 
 # Installs draftline and its man page under PREFIX (default /usr/local).
 install: setup

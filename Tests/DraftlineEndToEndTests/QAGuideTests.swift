@@ -36,7 +36,7 @@ struct QAGuideTests {
     }
 
     @Test func theGuideHasTheExamplesItPromises() {
-        #expect(Self.blocks("sh", in: Self.guide).count == 4)
+        #expect(Self.blocks("sh", in: Self.guide).count == 5)
         #expect(Self.blocks("python", in: Self.guide).count == 1)
         // No raw control bytes, no printf of a file's contents.
         #expect(!Self.guide.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
