@@ -16,22 +16,34 @@ extension ReferenceModel {
 
     /// A command entered at the edit line: typed into a restored draft, typed on its own, or
     /// recalled over the user's own line (`own`).
-    mutating func run(_ command: String, entered: ModelLine, own: ModelLine?) {
+    mutating func run(_ command: String, entered: ModelLine, own recalledOver: ModelLine?) {
         // SPEC §1a "a recalled command entered over text": "text that was in the line before
         // the recall (a restored draft and what was typed into it) stays: as the draft, or
-        // on the undo stack with the notice". In a chat it is the draft before the command
-        // runs (so a command that leaves keeps it, and one that stays gives it back, cursor
-        // where it was: issue 28 item 10); where no chat is open there is no draft to keep
-        // it: it goes on the stack.
+        // on the undo stack with the notice". That text is the user's latest before the
+        // recall (a recalled line they edited, else their line before the first recall); the
+        // older ones go on the stack. In a chat it is the draft before the command runs (so
+        // a command that leaves keeps it, and one that stays gives it back, cursor where it
+        // was: issue 28 item 10); where no chat is open there is no draft to keep it: it goes
+        // on the stack, on top.
+        var own = recalledOver
+        if let first = own, !edits.isEmpty {
+            let latest = edits.removeLast()
+            if !first.isEmpty { push(first.text, origin: key, cursor: first.cursor) }
+            for edited in edits { push(edited.text, origin: key, cursor: edited.cursor) }
+            edits = []
+            own = latest
+        }
         let homeless = own.flatMap { key == nil && !$0.isEmpty ? $0 : nil }
-        settleEdits(keptIn: entered.text)
-        if let own, !own.isEmpty, let key {
+        if let own, !own.isEmpty, let key, own.text != drafts[key]?.text {
+            // (The draft as restored, unchanged, stays as it is, cursor and all.)
+            settleStoredDraft(drafts[key], keptIn: own.text)
             store(own.text, cursor: own.cursor, in: key)
             baseline = ModelLine(own.text, cursor: own.cursor, origin: .draft)
             draftDisplaced = false
         }
         switch perform(command) {
         case .failed:
+            keepKept(entered)
             if onPipe {
                 // A pipe gives no line back (SPEC §2 pipe mode: each line is typed into the
                 // pre-filled line; a failed line is never glued to the next): the next line
@@ -41,25 +53,39 @@ extension ReferenceModel {
                 // SPEC §1a "a command that fails": "the line comes back as it was entered";
                 // "a / typed onto a restored draft": "gives the whole line back unchanged".
                 giveBack(entered)
-                if own != nil && !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
+                if !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
                 if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             }
         case .stayed:
             // SPEC §1a "a command typed into a restored draft": "the command runs and the
             // draft stays exactly as restored"; a command "never changes the draft" (§1).
+            // Where no chat is open, the text kept there stays as the draft would.
             if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            keepKept(entered)
             restore()
         case .filledLine:
             if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
         case .went(let next):
             if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            keepKept(entered)
+            if case .chat = next { leaveKept(entered) }
             go(to: next)
             restore()
         case .wentBack:
             if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            keepKept(entered)
+            if screens.count > 1, case .chat = screens[screens.count - 2] { leaveKept(entered) }
             _ = back()
             restore()
         }
+    }
+
+    /// Where no chat is open, the kept text stays kept only while the entered line holds it
+    /// (a command typed into it); a line the user emptied first let it go. Going to another
+    /// screen where no chat is open, it stays in the line (the line is the same); entering a
+    /// chat, whose line is its draft, puts it on the stack (``leaveKept(_:)``).
+    mutating func keepKept(_ entered: ModelLine) {
+        if key == nil, let kept, !Self.holds(entered, kept.text) { self.kept = nil }
     }
 
     /// Runs a command (`/name args`) on the screen on top.
@@ -98,10 +124,11 @@ extension ReferenceModel {
             drafts[key] = draft
             return .stayed
         case "discard":
-            // "drop this draft (/undo brings it back)": its text goes on the stack.
-            guard arguments.isEmpty, let key, let draft = drafts[key], !draft.text.isEmpty else { return .failed }
-            push(draft.text, origin: key, cursor: draft.cursor)
-            store("", cursor: 0, in: key)
+            // "drop this draft (/undo brings it back)" (README): the whole draft, text and
+            // media, goes on the stack; a media-only draft is a draft (provenance's answer).
+            guard arguments.isEmpty, let key, let draft = drafts[key] else { return .failed }
+            push(draft.text, origin: key, cursor: draft.cursor, media: draft.media)
+            drafts[key] = nil
             restore()
             return .filledLine
         case "undo":
@@ -124,16 +151,32 @@ extension ReferenceModel {
     mutating func undoTop() {
         let entry = undo.removeFirst()
         guard let origin = entry.origin else {
+            // The draft this line would hide is displaced at once: it goes on the stack and
+            // the /undo line says so ("notices": "/undo names the draft it displaces at once";
+            // provenance's answer to reading 10).
+            if let key, let draft = drafts[key], !draft.text.isEmpty, draft.text != entry.text {
+                push(draft.text, origin: key, cursor: draft.cursor)
+                store("", cursor: 0, in: key)
+            }
+            if key == nil, let kept, !kept.isEmpty, kept.text != entry.text {
+                push(kept.text, origin: nil, cursor: kept.cursor)
+            }
             restore()
-            let draft = baseline.text
             line = ModelLine(entry.text, cursor: entry.cursor, origin: .typed)
-            draftDisplaced = !draft.isEmpty && !entry.text.contains(draft)
+            startedFromDraft = false
+            if key == nil {
+                // Brought back where no chat is open: the text kept there (its baseline).
+                kept = line
+                baseline = line
+            }
             return
         }
-        if let newer = drafts[origin], !newer.text.isEmpty, newer.text != entry.text {
-            push(newer.text, origin: origin, cursor: newer.cursor)
+        if let newer = drafts[origin], !newer.text.isEmpty || newer.media > 0, newer.text != entry.text {
+            push(newer.text, origin: origin, cursor: newer.cursor, media: newer.media)
         }
-        store(entry.text, cursor: entry.cursor, in: origin)
+        drafts[origin] =
+            entry.text.isEmpty && entry.media == 0
+            ? nil : Draft(text: entry.text, cursor: entry.text.isEmpty ? 0 : entry.cursor, media: entry.media)
         restore()
     }
 }

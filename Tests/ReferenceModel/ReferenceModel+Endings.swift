@@ -72,6 +72,7 @@ extension ReferenceModel {
     mutating func giveBack(_ entered: ModelLine) {
         line = entered
         line.cursor = line.count
+        startedFromDraft = false
     }
 
     /// An empty or blank line. SPEC §1 "send": "Whitespace-only text clears the draft and
@@ -89,22 +90,24 @@ extension ReferenceModel {
             drafts[key] = nil
         }
         // Where no chat is open a blank line is nothing to keep (the model's reading of
-        // "text where no chat is open ... stays": whitespace is not text worth an error).
+        // "text where no chat is open ... stays": whitespace is not text worth an error);
+        // the text kept there, which the user deleted, goes (optionally) as a draft would.
+        if key == nil {
+            // (When the user's own line a recall replaced holds it, that line carries it.)
+            if let own, let kept, Self.holds(own, kept.text) { self.kept = nil } else { leaveKept(ModelLine()) }
+        }
         restore()
     }
 
     /// SPEC §1a "a paste is text": "A line that cannot be entered (over 64 KiB) is never
-    /// destroyed: it stays in the line, or goes to the undo stack with the notice." On a
-    /// terminal it stays; on a pipe, where the next line must not be glued to it (as
-    /// "pipe mode, a send that fails" says), it goes on the undo stack.
+    /// destroyed: it stays in the line, or goes to the undo stack with the notice." It goes on
+    /// the undo stack, whole, and the line starts from the baseline again, on a terminal and
+    /// on a pipe (provenance's answer to D11: a line taller than the screen costs libedit
+    /// minutes of redraw; on a pipe the next line must not be glued to it).
     mutating func refuse(_ entered: ModelLine) {
         settleEdits(keptIn: entered.text)
-        if onPipe {
-            push(entered.text, origin: key, cursor: entered.cursor)
-            restore()
-        } else {
-            giveBack(entered)
-        }
+        push(entered.text, origin: key, cursor: entered.cursor)
+        restore()
     }
 
     /// A message: in a chat it is sent (SPEC §1 "send": the draft is removed first; its
@@ -114,13 +117,17 @@ extension ReferenceModel {
             // README: "text where no chat is open (home, a profile) and Enter or a leave key:
             // one error line, and the text stays in the edit line" (given back, cursor at its
             // end). On a pipe the next line must not be glued to it: it goes on the stack.
+            // (The user's own line below the recalled lines they edited, as for a command.)
             if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
             settleEdits(keptIn: entered.text)
             if onPipe {
                 push(entered.text, origin: nil, cursor: entered.cursor)
                 restore()
             } else {
+                // Given back to keep: the screen's baseline from now on.
                 giveBack(entered)
+                kept = line
+                baseline = line
             }
             return
         }
@@ -128,16 +135,17 @@ extension ReferenceModel {
         drafts[key] = nil
         sent += Array(repeating: Message(chat: user, type: "image", text: ""), count: draft?.media ?? 0)
         sent.append(Message(chat: user, type: "text", text: text))
+        settleEdits(keptIn: text)
         if let own {
             // SPEC §1a "history recall (Up, ^R) then Enter": "when the sent text does not
             // contain the draft's text, the draft goes to the undo stack" — the user's own
-            // line (the draft and what they typed into it) is what the recall replaced.
-            if !own.isEmpty && !text.contains(own.text) { push(own.text, origin: key, cursor: own.cursor) }
+            // line (the draft and what they typed into it) is what the recall replaced; it
+            // is the top entry (as after Ctrl-C), above recalled lines they edited.
             settleStoredDraft(draft, keptIn: text, covered: own.text.contains(draft?.text ?? ""))
+            if !own.isEmpty && !text.contains(own.text) { push(own.text, origin: key, cursor: own.cursor) }
         } else {
             settleStoredDraft(draft, keptIn: text)
         }
-        settleEdits(keptIn: text)
         restore()
     }
 
@@ -170,39 +178,57 @@ extension ReferenceModel {
         case .none:
             break
         }
-        let own = saved
-        saved = nil
         guard let key, case .chat(let user) = screen else {
-            settleEdits(keptIn: line.text)
             if !line.isEmpty {
                 // README: "text where no chat is open (home, a profile) and Enter or a leave
-                // key: one error line, and the text stays in the edit line"; on a pipe it
-                // goes on the undo stack (see ``send(_:entered:own:)``).
-                if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
+                // key: one error line, and the text stays in the edit line", cursor and all (a
+                // new read: vi starts it in insert mode). On a pipe it goes on the undo stack
+                // (see ``send(_:entered:own:)``). (Over a recall the model does not say where
+                // the user's own line goes: the test does not press a leave key there.)
                 if onPipe {
                     push(line.text, origin: nil, cursor: line.cursor)
                     line = ModelLine()
+                } else {
+                    // Kept for the user: that screen's baseline from now on (as after Enter).
+                    kept = line
+                    baseline = line
+                    startedFromDraft = false
                 }
                 return
             }
+            let own = saved
+            saved = nil
+            settleEdits()
             if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
             switch leave {
-            case .back: if back() { restore() }
+            case .back:
+                guard screens.count > 1 else { return }
+                leaveKept(ModelLine())
+                _ = back()
+                restore()
             case .profile:
                 // At a profile, its user's profile again (as `/profile` there); home has none.
                 if case .profile(let user) = screen {
+                    leaveKept(ModelLine())
                     go(to: .profile(user))
                     restore()
                 }
-            case .open: ask(.name)
-            case .command: ask(.command)
+            case .open:
+                leaveKept(ModelLine())
+                ask(.name)
+            case .command:
+                leaveKept(ModelLine())
+                ask(.command)
             }
             return
         }
+        let own = saved
+        saved = nil
         // SPEC §1 "save": the edit buffer is saved as the draft; README: "an empty line
         // removes the draft, onto the undo stack". SPEC §1a "a recalled command entered over
         // text" and the law: the user's own line a recall replaced stays, here on the stack.
         let draft = drafts[key]
+        settleEdits(keptIn: line.text)
         if let own, !own.isEmpty, !line.text.contains(own.text) {
             push(own.text, origin: key, cursor: own.cursor)
         }
@@ -213,7 +239,6 @@ extension ReferenceModel {
         } else if own == nil {
             settleStoredDraft(draft, keptIn: line.text)
         }
-        settleEdits(keptIn: line.text)
         store(line.text, cursor: line.cursor, in: key)
         switch leave {
         case .profile:
@@ -306,8 +331,12 @@ extension ReferenceModel {
             push(own.text, origin: key, cursor: own.cursor)
         } else {
             settleStoredDraft(draft, keptIn: line.text)
+            if key == nil, let kept, !kept.isEmpty, !line.text.contains(kept.text) {
+                push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
+            }
             push(line.text, origin: key, cursor: line.cursor)
         }
+        kept = nil
         if let key { store("", cursor: 0, in: key) }
         line = ModelLine()
         baseline = line
@@ -323,6 +352,13 @@ extension ReferenceModel {
         guard line.isEmpty else {
             line.deleteUnder(staysOnLine: commandMode)
             return
+        }
+        // The warning ends the read: the user's own line a recall replaced is put away first
+        // (it counts among what would be forgotten).
+        if let own = saved {
+            settleEdits()
+            push(own.text, origin: key, cursor: own.cursor)
+            saved = nil
         }
         if afterWarning || (drafts.isEmpty && undo.isEmpty) {
             quit = true

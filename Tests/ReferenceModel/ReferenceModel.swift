@@ -31,6 +31,8 @@ public struct ReferenceModel: Sendable {
         public var origin: String?
         public var text: String
         public var cursor: Int
+        /// Media that go with the text (`/discard` drops a draft whole).
+        public var media = 0
         /// Text the user deleted with an editing key: the law lets it go, so draftline may
         /// keep it or not; the first look settles which (``settle(optionalEntries:)``).
         public var optional = false
@@ -114,12 +116,21 @@ public struct ReferenceModel: Sendable {
     var draftDisplaced = false
     /// The last key was a Ctrl-D that warned.
     var warned = false
+    /// Where no chat is open (home, a profile): the text kept in the line there for the user
+    /// (given back after Enter, or brought back by /undo). It is that screen's baseline, as
+    /// a chat's draft is (provenance's design: `Session.baseline`).
+    var kept: ModelLine?
+    /// Whether the read started from the stored draft (restored), not from a line given back.
+    var startedFromDraft = false
 
     public init(onPipe: Bool, vi: Bool = false, attachable: Set<String> = []) {
         self.onPipe = onPipe
         self.vi = vi && !onPipe
         self.attachable = attachable
     }
+
+    /// Whether a recall shows another line than the user's own.
+    public var recallShowing: Bool { saved != nil }
 
     /// The screen on top of the stack.
     public var screen: Screen { screens.last ?? .home }
@@ -163,6 +174,35 @@ public struct ReferenceModel: Sendable {
         }
     }
 
+    /// Takes draftline's order of the undo stack below its top entry, where the SPEC says
+    /// nothing ("/undo takes the most recent entry"; "the user's own text ... as the top undo
+    /// entry"). `seen` is the stack shown, most recent first. It succeeds when the entries
+    /// are the model's (each optional one there or not, one of any text in place of any
+    /// entry the model does not know) and the top entry is the model's first of those;
+    /// otherwise nothing changes.
+    public mutating func adopt(undoOrder seen: [(origin: String?, text: String)]) -> Bool {
+        var unused = Array(undo.indices)
+        var order: [Int] = []
+        var texts: [Int: String] = [:]
+        for entry in seen {
+            let exact = unused.first { undo[$0].origin == entry.origin && undo[$0].text == entry.text }
+            guard let place = exact ?? unused.first(where: { undo[$0].anyText && undo[$0].origin == entry.origin })
+            else { return false }
+            unused.removeAll { $0 == place }
+            order.append(place)
+            texts[place] = entry.text
+        }
+        guard unused.allSatisfy({ undo[$0].optional }), order.first == order.min() else { return false }
+        undo = order.map { place in
+            var entry = undo[place]
+            entry.text = texts[place] ?? entry.text
+            entry.optional = false
+            entry.anyText = false
+            return entry
+        }
+        return true
+    }
+
     // MARK: - Steps
 
     /// Plays one step.
@@ -179,8 +219,10 @@ public struct ReferenceModel: Sendable {
             // SPEC §1a "a paste": pasted text is inserted, never entered; a newline inside a
             // paste does not send. "a paste is text": line breaks, CRs and an early
             // `ESC[201~` are text.
+            // A paste over 64 KiB is refused whole, never cut (the text was never in the line;
+            // provenance's answer to D11, by "the paste ends at 64 KiB").
             precondition(!commandMode, "pasting in vi's command mode")
-            line.insert(text, origin: .pasted)
+            if text.utf8.count <= Self.lineLimit { line.insert(text, origin: .pasted) }
         case .backspace(let count):
             for _ in 0..<count { line.deleteBefore() }
         case .deleteUnder:
@@ -255,7 +297,13 @@ public struct ReferenceModel: Sendable {
             if historyHasLines && vi { commandMode = true }
             return
         }
-        if saved == nil { saved = line } else if line.text != recalled { edits.append(line) }
+        if saved == nil {
+            // vi: the arrow key's Escape first leaves insert mode, which moves back one.
+            if vi && !commandMode { line.move(by: -1) }
+            saved = line
+        } else if line.text != recalled {
+            edits.append(line)
+        }
         recalled = text
         line = ModelLine(text, cursor: vi ? 0 : nil, origin: .recalled)
         if vi { commandMode = true }
@@ -271,12 +319,34 @@ public struct ReferenceModel: Sendable {
         edits = []
         draftDisplaced = false
         commandMode = false
-        if let key, let draft = drafts[key], !draft.text.isEmpty {
-            line = ModelLine(draft.text, cursor: draft.cursor, origin: .draft)
+        if let key {
+            kept = nil
+            if let draft = drafts[key], !draft.text.isEmpty {
+                line = ModelLine(draft.text, cursor: draft.cursor, origin: .draft)
+            } else {
+                line = ModelLine()
+            }
         } else {
-            line = ModelLine()
+            line = kept ?? ModelLine()
         }
         baseline = line
+        startedFromDraft = !line.isEmpty
+    }
+
+    /// Whether `line` holds `text`: as a part, or as itself with one insertion (a command
+    /// typed into it).
+    static func holds(_ line: ModelLine, _ text: String) -> Bool {
+        line.text.contains(text) || line.insertion(into: text) != nil
+    }
+
+    /// Leaving a screen where no chat is open: the text kept there (its baseline) goes on
+    /// the stack, surely when the line still held it (`entered`), optionally when the user
+    /// had deleted it.
+    mutating func leaveKept(_ entered: ModelLine) {
+        if let kept, !kept.isEmpty {
+            push(kept.text, origin: nil, cursor: kept.cursor, optional: !Self.holds(entered, kept.text))
+        }
+        kept = nil
     }
 
     /// Pushes `next`, unless it is the screen already on top (opening the open chat again
@@ -307,20 +377,29 @@ public struct ReferenceModel: Sendable {
     }
 
     mutating func push(
-        _ text: String, origin: String?, cursor: Int? = nil, optional: Bool = false, anyText: Bool = false
+        _ text: String, origin: String?, cursor: Int? = nil, media: Int = 0, optional: Bool = false,
+        anyText: Bool = false
     ) {
-        guard !text.isEmpty else { return }
+        guard !text.isEmpty || media > 0 else { return }
         undo.insert(
             UndoEntry(
                 origin: origin, text: text, cursor: min(cursor ?? text.unicodeScalars.count, text.unicodeScalars.count),
-                optional: optional, anyText: anyText), at: 0)
+                media: media, optional: optional, anyText: anyText), at: 0)
     }
 
     /// The stored draft of this chat is leaving the map (sent, replaced, abandoned) while
     /// `kept` is where the line's text goes. SPEC §1a's law: it must end somewhere, unless
     /// the user deleted it with an editing key (then draftline may keep it: optional).
+    ///
+    /// A line that did not start from the draft (a line given back, a line /undo filled) may
+    /// hold its text and still have the draft put on the stack (provenance: "whenever the
+    /// line did not start from it"): optional then.
     mutating func settleStoredDraft(_ draft: Draft?, keptIn kept: String, covered: Bool = false) {
-        guard let draft, !draft.text.isEmpty, !kept.contains(draft.text), !covered, let key else { return }
+        guard let draft, !draft.text.isEmpty, !covered, let key else { return }
+        if kept.contains(draft.text) {
+            if !startedFromDraft { push(draft.text, origin: key, cursor: draft.cursor, optional: true) }
+            return
+        }
         push(draft.text, origin: key, cursor: draft.cursor, optional: !draftDisplaced)
     }
 
