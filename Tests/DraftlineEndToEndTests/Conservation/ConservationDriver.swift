@@ -1,268 +1,155 @@
-import DraftKit
-import DraftlineREPL
 import DraftlineTestSupport
 import Foundation
-import Testing
+import ReferenceModel
 
-/// Plays random sequences of keys on the real binary and checks SPEC §1a's law after every
-/// event: every character the sequence typed or pasted is in a message it meant to send, a
-/// draft, the undo stack or the edit line, unless one of its editing keys deleted it (or it
-/// quit); and nothing was sent that it did not enter as a message.
+/// Plays random sequences of abstract steps (``ModelStep``) through the real binary on a
+/// pseudo-terminal and on a pipe, and holds both, after every entry of the alphabet, to the
+/// reference model of SPEC §1a (``ReferenceModel``): what was sent (the trace file), every
+/// draft (text, cursor, media), the undo stack, the edit line (terminal) and the screen.
+/// Three results that must agree: the model's, the terminal's and the pipe's.
 ///
-/// The test tracks its own text as *tokens* (`T00042`, some with a CJK, emoji or accented
-/// character in front), each typed once. It does not model draftline's rules: after every
-/// event it asks draftline where everything is (`^X d`: drafts, undo stack, edit line,
-/// prompt) and reads what was sent from the trace file, and looks for every token.
+/// The sequence is chosen from the terminal's model; the pipe is given what a pipe can say
+/// of each step, and its own model follows what it was given. A disagreement is recorded
+/// with the steps that led to it, and that side starts again from a fresh process.
 final class ConservationDriver {
-    let fixture: Fixture
     let vi: Bool
-    var terminal: PseudoTerminal
+    let seed: UInt64
     var random: SeededGenerator
-    /// The other side: `--as bob` on a pipe, talking to `me`; each line it is given arrives.
-    let bob: PipedProcess
-    let attachment: String
-
-    /// Every text and media message sent, in order: (type, text), from the trace file.
-    var sent: [(type: String, text: String)] = []
-    private var traceRead = 0
-    var traceFile: String { fixture.root + "/trace.jsonl" }
-
-    /// Tokens typed or pasted that must be somewhere, by number; and why others no longer must.
-    var live: [Int: String] = [:]
-    var excused: [String: Int] = [:]
-    /// Tokens found in sent messages (accounted for for good).
-    var sentTokens = 0
-    private var nextToken = 0
-    var arrivals = 0
-
-    /// The edit line as this read has made it, and what it was given.
-    var line = TrackedLine()
-    var given = ""
-    /// What draftline last showed with `^X d`.
-    var observation: Observation
-    /// In vi mode: whether the editor is in command mode.
-    var commandMode = false
-    /// Whether a recall replaced the line in this read.
-    var recalled = false
-    /// How many times each entry of the alphabet was played.
+    let terminal: TerminalSide
+    let pipe: PipeSide
+    /// How many times each entry of the alphabet was played, and the seconds it took.
     var tally: [String: Int] = [:]
-    /// The keys of the current sequence and the ones before, for a failure message.
-    var actions: [String] = []
-    var earlier: [[String]] = []
-    /// Sequences played.
+    var seconds: [String: Double] = [:]
     var sequences = 0
+    /// The entries of this sequence, in plain words, and of the two before.
+    var words: [String] = []
+    var earlier: [[String]] = []
+    var disagreements: [Disagreement] = []
+    /// Tokens typed so far.
+    var tokens = 0
+    let started = PseudoTerminal.now()
 
-    static let fillers = ["hello", "草稿", "😀", "ok", "é", "at 5"]
-    static let prefixes = ["", "", "草", "😀", "é"]
+    struct Disagreement: CustomStringConvertible {
+        var side: String
+        var sequence: Int
+        var seconds: Double
+        var steps: [String]
+        var before: [[String]]
+        var differences: [String]
+        var output: String
+        var description: String {
+            "\(side), sequence \(sequence) (\(String(format: "%.1f", seconds)) s): "
+                + (before.isEmpty
+                    ? "" : "after \(before.map { $0.joined(separator: ", ") }.joined(separator: " | ")) | ")
+                + "steps: \(steps.joined(separator: ", "))\n    " + differences.joined(separator: "\n    ")
+        }
+    }
 
     init(vi: Bool, seed: UInt64) throws {
-        fixture = try Fixture()
         self.vi = vi
+        self.seed = seed
         random = SeededGenerator(seed: seed)
-        attachment = fixture.root + "/photo.png"
-        _ = FileManager.default.createFile(atPath: attachment, contents: Data([0x89, 0x50]))
-        bob = try fixture.startPiped(["--as", "bob"])
-        try bob.write("/open me\n")
-        try bob.waitFor("── chat with me ──")
-        terminal = try Self.start(fixture, vi: vi, trace: fixture.root + "/trace.jsonl")
-        observation = Observation(lines: "", after: "")
-        try beginRead()
-    }
-
-    static func start(_ fixture: Fixture, vi: Bool, trace: String) throws -> PseudoTerminal {
-        let terminal = try fixture.startTerminal(
-            (vi ? ["--editor", "vi"] : []) + ["--trace-file", trace], environment: ["NO_COLOR": "1"])
-        return terminal
-    }
-
-    var context: String {
-        "sequence \(sequences): actions \(actions) after \(earlier.suffix(2)); line \(line), given "
-            + "\(given.debugDescription); last seen: \(observation.text.debugDescription) at \(observation.prompt)"
-    }
-
-    /// A failure that says what the sequence did, and what the terminal showed last.
-    func failure(_ what: String) -> PseudoTerminal.Failure {
-        PseudoTerminal.Failure(
-            description: what + "\nthe terminal's last output: " + String(terminal.text.suffix(4000)).debugDescription)
+        terminal = try TerminalSide(vi: vi)
+        pipe = try PipeSide(attachment: terminal.attachment)
     }
 
     func pick(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
 
-    /// `CONSERVATION_LOG=path`: every key and every observation written there, for reading
-    /// a failure step by step.
+    /// One sequence: one to three edit lines, each some editing then an ending key.
+    func playSequence() throws {
+        if !words.isEmpty { earlier.append(words) }
+        if earlier.count > 2 { earlier.removeFirst() }
+        words = []
+        sequences += 1
+        for _ in 0..<Int.random(in: 1...3, using: &random) { try playLine() }
+    }
+
+    /// Plays one entry of the alphabet on both sides, then looks at both.
+    func play(_ label: String, _ steps: [ModelStep]) throws {
+        let began = PseudoTerminal.now()
+        defer { seconds[label, default: 0] += PseudoTerminal.now() - began }
+        tally[label, default: 0] += 1
+        words.append(describe(label, steps))
+        var trouble: (terminal: String?, pipe: String?) = (nil, nil)
+        for step in steps {
+            if let problem = try terminal.play(step) { trouble.terminal = trouble.terminal ?? problem }
+            if let problem = try pipe.play(step) { trouble.pipe = trouble.pipe ?? problem }
+        }
+        try compare(trouble)
+    }
+
+    func describe(_ label: String, _ steps: [ModelStep]) -> String {
+        let shown = steps.map(\.description).joined(separator: " ")
+        return label == shown ? label : "\(label) [\(shown)]"
+    }
+
+    /// A recall (terminal only: a pipe has no history keys).
+    func recall(_ label: String, keys: String) throws {
+        tally[label, default: 0] += 1
+        guard let seen = try terminal.recall(keys: keys) else {
+            words.append(label)
+            check(terminal, [], "draftline ended")
+            return try terminal.startAgain()
+        }
+        words.append("\(label) → \((seen.line ?? "").debugDescription)")
+        if check(terminal, terminal.differences(seen), nil) { try terminal.startAgain() }
+    }
+
+    /// Looks at both sides and compares each with its model.
+    func compare(_ trouble: (terminal: String?, pipe: String?)) throws {
+        if let seen = try terminal.look() {
+            if check(terminal, terminal.differences(seen), trouble.terminal) { try terminal.startAgain() }
+        } else {
+            check(terminal, [], trouble.terminal ?? "draftline ended")
+            try terminal.startAgain()
+        }
+        if pipe.exited && trouble.pipe == nil {
+            check(pipe, [], "draftline quit")
+            try pipe.startAgain()
+        } else if let piped = try pipe.look() {
+            if check(pipe, pipe.differences(piped), trouble.pipe) { try pipe.startAgain() }
+        } else if let problem = trouble.pipe {
+            check(pipe, [], problem)
+            try pipe.startAgain()
+        }
+    }
+
+    /// Records a disagreement; `true` when there was one.
+    @discardableResult
+    func check(_ side: Side, _ differences: [String], _ trouble: String?) -> Bool {
+        let all = (trouble.map { [$0] } ?? []) + differences
+        guard !all.isEmpty else { return false }
+        let output = (side as? TerminalSide)?.lastOutput ?? (side as? PipeSide)?.lastOutput ?? ""
+        disagreements.append(
+            Disagreement(
+                side: side.name, sequence: sequences, seconds: PseudoTerminal.now() - started, steps: words,
+                before: earlier, differences: all, output: output))
+        Self.log?.write(Data((disagreements.last!.description + "\n\n").utf8))
+        return true
+    }
+
+    /// `CONSERVATION_LOG=path`: every disagreement written there as it is found.
     static let log: FileHandle? = {
         guard let path = ProcessInfo.processInfo.environment["CONSERVATION_LOG"] else { return nil }
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         return FileHandle(forWritingAtPath: path)
     }()
 
-    func note(_ text: String) {
-        Self.log?.write(Data((text + "\n").utf8))
-    }
-
-    func press(_ keys: String, _ label: String) throws {
-        note("press \(label) \(keys.debugDescription)  [line \(line)]")
-        actions.append(label)
-        tally[label.split(separator: " ").first.map(String.init) ?? label, default: 0] += 1
-        try terminal.send(keys)
-    }
-
-    // MARK: - Reads and observing
-
-    /// Waits for the next read (draftline switches bracketed paste on when it asks for the
-    /// first key: the line is drawn and the terminal raw); `false` when draftline quit.
-    func waitForRead() throws -> Bool {
-        try terminal.waitForAny(["\u{1B}[?2004h"], timeout: 30) != nil
-    }
-
-    /// `^X d`: where everything is. Changes nothing.
-    func observe() throws -> Observation {
-        defer { note("observed") }
-        try terminal.send("\u{18}d")
-        let before = try terminal.waitFor("edit line: \"", timeout: 30)
-        let row = try terminal.waitFor("\r\n", timeout: 30)
-        // Then the prompt is drawn again, and the line after it: the earliest prompt wins
-        // (`profile alice> ` starts before the `alice> ` inside it).
-        guard let (index, _) = try terminal.waitForAny(Observation.prompts, timeout: 30) else {
-            throw failure("draftline ended during ^X d; \(context)")
-        }
-        return Observation(lines: before + "edit line: \"" + row, after: Observation.prompts[index])
-    }
-
-    /// At the start of a read: what the line was given, and where everything is.
-    func beginRead() throws {
-        observation = try observe()
-        note(
-            "read starts at \(observation.prompt.debugDescription) with \(observation.line.debugDescription)@\(observation.cursor); drafts \(observation.drafts.map(\.text)); undo \(observation.undo.map(\.text))"
-        )
-        given = observation.line.replacingOccurrences(of: "^J", with: "\n")
-        line = TrackedLine(given, cursor: observation.cursor)
-        commandMode = false
-        recalled = false
-    }
-
-    /// Checks the tracked line against the line draftline shows.
-    func verifyLine(_ when: String) throws {
-        let seen = try observe()
-        let shown = TerminalText.visible(line.text, keepNewlines: false)
-        guard seen.line == shown && seen.cursor == line.cursor else {
-            throw PseudoTerminal.Failure(
-                description:
-                    "\(when): the line is \(seen.line.debugDescription)@\(seen.cursor), the test has \(line); \(context)"
-            )
-        }
-        observation = seen
-    }
-
-    // MARK: - Tokens
-
-    func newToken() -> String {
-        nextToken += 1
-        let token = Self.prefixes.randomElement(using: &random)! + "T" + String(format: "%05d", nextToken)
-        live[nextToken] = token
-        return token
-    }
-
-    /// The numbers of the live tokens whole in `text`.
-    func tokens(in text: String) -> Set<Int> {
-        Set(live.filter { text.contains($0.value) }.keys)
-    }
-
-    /// Types text at the cursor. A token the text lands inside is split: each piece that
-    /// still holds the token's number whole is tracked on; the token itself is excused.
-    func insert(_ text: String) {
-        let before = line
-        let whole = tokens(in: before.text)
-        line.insert(text)
-        for number in whole.subtracting(tokens(in: line.text)) {
-            guard let token = live[number] else { continue }
-            live[number] = nil
-            let scalars = Array(token.unicodeScalars)
-            guard
-                let start = before.text.range(of: token).map({
-                    before.text.unicodeScalars.distance(
-                        from: before.text.unicodeScalars.startIndex,
-                        to: $0.lowerBound.samePosition(in: before.text.unicodeScalars)!)
-                })
-            else { continue }
-            let cut = before.cursor - start
-            let pieces = [scalars[..<max(0, min(cut, scalars.count))], scalars[max(0, min(cut, scalars.count))...]]
-            var kept = false
-            for piece in pieces where piece.count >= 6 && piece.first == "T" {
-                nextToken += 1
-                live[nextToken] = String(String.UnicodeScalarView(piece))
-                kept = true
+    /// The messages both processes stored, read by Python's `plistlib`, against what each
+    /// one's trace says it sent (and what bob sent it): the store holds exactly those.
+    func storedMessagesAgree() throws -> [String] {
+        var problems: [String] = []
+        for side in [terminal as Side, pipe] {
+            for user in ["alice", "bob"] {
+                let stored = try side.fixture.messages(in: user).filter { $0.author == "me" }
+                    .map { $0.type == "text" ? $0.content : "<\($0.type)>" }
+                let mine = side.sent.filter { $0.chat == user }.map { $0.type == "text" ? $0.text : "<\($0.type)>" }
+                if stored != mine {
+                    problems.append(
+                        "\(side.name) \(user): plistlib reads \(stored.count) messages, the trace sent \(mine.count)")
+                }
             }
-            excused[
-                kept ? "split by the sequence's own typing (the number kept)" : "split by the sequence's own typing",
-                default: 0] += 1
         }
-    }
-
-    /// A place in the line between tokens (a space, or an end), for typing into.
-    func boundary() -> Int {
-        let scalars = Array(line.text.unicodeScalars)
-        let places = [0] + scalars.indices.filter { scalars[$0] == " " || scalars[$0] == "\n" } + [scalars.count]
-        return places.randomElement(using: &random)!
-    }
-
-    /// An editing key deleted some of the line: tokens no longer whole in it are excused.
-    func deleted(from before: String) {
-        for number in tokens(in: before).subtracting(tokens(in: line.text)) {
-            live[number] = nil
-            excused["deleted by an editing key", default: 0] += 1
-        }
-    }
-
-    // MARK: - The law
-
-    /// Reads what was sent since the last look (the trace file, one JSON object a line).
-    func readSent() throws -> [(type: String, text: String)] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: traceFile))
-        guard data.count > traceRead else { return [] }
-        let fresh = data[traceRead...]
-        guard let end = fresh.lastIndex(of: 0x0A) else { return [] }
-        traceRead = end + 1
-        var found: [(String, String)] = []
-        for row in fresh[..<end].split(separator: 0x0A) {
-            guard let object = try JSONSerialization.jsonObject(with: Data(row)) as? [String: Any],
-                object["event"] as? String == "sent"
-            else { continue }
-            found.append((object["type"] as? String ?? "", object["text"] as? String ?? ""))
-        }
-        return found
-    }
-
-    /// After an event: what was sent is what was meant, and every live token is somewhere.
-    /// A token in a sent message is accounted for for good: it stops being tracked.
-    func check(expecting expected: [(type: String, text: String)]) throws {
-        let fresh = try readSent()
-        note("sent \(fresh), meant \(expected)")
-        sent += fresh
-        let same = fresh.count == expected.count && zip(fresh, expected).allSatisfy { $0 == $1 }
-        guard same else {
-            throw failure("sent \(fresh), meant \(expected); \(context)")
-        }
-        settleSent(fresh)
-        let missing = live.filter { !observation.text.contains($0.value) }.map(\.value).sorted()
-        guard missing.isEmpty else {
-            throw failure("lost \(missing); \(context)")
-        }
-    }
-
-    /// Tokens in these sent messages are accounted for for good.
-    func settleSent(_ messages: [(type: String, text: String)]) {
-        guard !messages.isEmpty else { return }
-        let text = messages.map(\.text).joined(separator: "\n")
-        for (number, token) in live where text.contains(token) {
-            live[number] = nil
-            sentTokens += 1
-        }
-    }
-
-    /// draftline quit: every draft and the undo stack are forgotten, by design.
-    func forgetUnsent() {
-        excused["forgotten when draftline quit", default: 0] += live.count
-        live.removeAll()
+        return problems
     }
 }
