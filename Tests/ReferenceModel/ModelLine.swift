@@ -27,6 +27,9 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     }
 
     public var text: String { String(String.UnicodeScalarView(scalars)) }
+    /// Whether the user typed or pasted any of it (a recalled line they only deleted from
+    /// holds nothing of theirs).
+    public var holdsUserText: Bool { origins.contains { $0 == .typed || $0 == .pasted } }
     public var count: Int { scalars.count }
     public var isEmpty: Bool { scalars.isEmpty }
     public var description: String { "\(text.debugDescription)@\(cursor)" }

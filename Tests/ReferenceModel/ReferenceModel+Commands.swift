@@ -26,12 +26,16 @@ extension ReferenceModel {
         // was: issue 28 item 10); where no chat is open there is no draft to keep it: it goes
         // on the stack, on top.
         var own = recalledOver
+        // (A recalled line the user only deleted from holds nothing they wrote: it may go.)
         if let first = own, !edits.isEmpty {
-            let latest = edits.removeLast()
-            if !first.isEmpty { push(first.text, origin: key, cursor: first.cursor) }
-            for edited in edits { push(edited.text, origin: key, cursor: edited.cursor) }
+            if let latest = edits.lastIndex(where: \.holdsUserText) {
+                own = edits.remove(at: latest)
+                if !first.isEmpty { push(first.text, origin: key, cursor: first.cursor) }
+            }
+            for edited in edits {
+                push(edited.text, origin: key, cursor: edited.cursor, optional: !edited.holdsUserText)
+            }
             edits = []
-            own = latest
         }
         let homeless = own.flatMap { key == nil && !$0.isEmpty ? $0 : nil }
         if let own, !own.isEmpty, let key, own.text != drafts[key]?.text {
@@ -43,12 +47,15 @@ extension ReferenceModel {
         }
         switch perform(command) {
         case .failed:
-            keepKept(entered)
+            // (Everything stays as it was, the text held in the line too.)
             if onPipe {
                 // A pipe gives no line back (SPEC §2 pipe mode: each line is typed into the
                 // pre-filled line; a failed line is never glued to the next): the next line
-                // is typed into the draft as it was.
+                // is typed into the draft as it was; an empty one is Enter again on the
+                // failed line (the lead's reading: ``enterAgain``).
                 restore()
+                enterAgain = entered
+                enterAgain?.cursor = entered.count
             } else {
                 // SPEC §1a "a command that fails": "the line comes back as it was entered";
                 // "a / typed onto a restored draft": "gives the whole line back unchanged".
@@ -85,7 +92,7 @@ extension ReferenceModel {
     /// screen where no chat is open, it stays in the line (the line is the same); entering a
     /// chat, whose line is its draft, puts it on the stack (``leaveKept(_:)``).
     mutating func keepKept(_ entered: ModelLine) {
-        if key == nil, let kept, !Self.holds(entered, kept.text) { self.kept = nil }
+        if let kept, !Self.holds(entered, kept.text) { self.kept = nil }
     }
 
     /// Runs a command (`/name args`) on the screen on top.
@@ -158,18 +165,23 @@ extension ReferenceModel {
                 push(draft.text, origin: key, cursor: draft.cursor)
                 store("", cursor: 0, in: key)
             }
-            if key == nil, let kept, !kept.isEmpty, kept.text != entry.text {
-                push(kept.text, origin: nil, cursor: kept.cursor)
+            if let kept, !kept.isEmpty, kept.text != entry.text {
+                // (Optional when the user had deleted it with an editing key: the law.)
+                push(kept.text, origin: nil, cursor: kept.cursor, optional: !Self.holds(line, kept.text))
             }
             restore()
             line = ModelLine(entry.text, cursor: entry.cursor, origin: .typed)
             startedFromDraft = false
-            if key == nil {
-                // Brought back where no chat is open: the text kept there (its baseline).
-                kept = line
-                baseline = line
-            }
+            // Brought back in the line, no draft's: the text held there, its baseline (in a
+            // chat too: leaving the chat puts it on the stack, as the binary's pipe showed).
+            kept = line
+            baseline = line
             return
+        }
+        if origin == key, let kept, !kept.isEmpty {
+            // The line held in this chat gives way to its draft brought back.
+            push(kept.text, origin: nil, cursor: kept.cursor, optional: !Self.holds(line, kept.text))
+            self.kept = nil
         }
         if let newer = drafts[origin], !newer.text.isEmpty || newer.media > 0, newer.text != entry.text {
             push(newer.text, origin: origin, cursor: newer.cursor, media: newer.media)

@@ -92,10 +92,8 @@ extension ReferenceModel {
         // Where no chat is open a blank line is nothing to keep (the model's reading of
         // "text where no chat is open ... stays": whitespace is not text worth an error);
         // the text kept there, which the user deleted, goes (optionally) as a draft would.
-        if key == nil {
-            // (When the user's own line a recall replaced holds it, that line carries it.)
-            if let own, let kept, Self.holds(own, kept.text) { self.kept = nil } else { leaveKept(ModelLine()) }
-        }
+        // (When the user's own line a recall replaced holds it, that line carries it.)
+        if let own, let kept, Self.holds(own, kept.text) { self.kept = nil } else { leaveKept(ModelLine()) }
         restore()
     }
 
@@ -121,7 +119,10 @@ extension ReferenceModel {
             if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
             settleEdits(keptIn: entered.text)
             if onPipe {
-                push(entered.text, origin: nil, cursor: entered.cursor)
+                // (The text kept there goes with the line that holds it.)
+                if let kept, Self.holds(entered, kept.text) { self.kept = nil }
+                // (Its cursor at the end, as the terminal gives it back.)
+                push(entered.text, origin: nil)
                 restore()
             } else {
                 // Given back to keep: the screen's baseline from now on.
@@ -133,6 +134,7 @@ extension ReferenceModel {
         }
         let draft = drafts[key]
         drafts[key] = nil
+        passKept(to: own ?? entered)
         sent += Array(repeating: Message(chat: user, type: "image", text: ""), count: draft?.media ?? 0)
         sent.append(Message(chat: user, type: "text", text: text))
         settleEdits(keptIn: text)
@@ -228,9 +230,16 @@ extension ReferenceModel {
         // removes the draft, onto the undo stack". SPEC §1a "a recalled command entered over
         // text" and the law: the user's own line a recall replaced stays, here on the stack.
         let draft = drafts[key]
-        settleEdits(keptIn: line.text)
+        passKept(to: own ?? line)
+        // (The user's latest text on top, as for a command: their own line, then the
+        // recalled lines they edited; the SPEC names the top entry only for Ctrl-C.)
         if let own, !own.isEmpty, !line.text.contains(own.text) {
             push(own.text, origin: key, cursor: own.cursor)
+        }
+        settleEdits(keptIn: line.text)
+        if let own, let draft, !line.isEmpty, !own.text.contains(draft.text) {
+            // The stored draft was out of sight (after a quit warning): it goes too.
+            settleStoredDraft(draft, keptIn: line.text)
         }
         if line.isEmpty {
             if let draft, !draft.text.isEmpty, own.map({ !$0.text.contains(draft.text) || $0.isEmpty }) ?? true {
@@ -280,7 +289,8 @@ extension ReferenceModel {
     mutating func enterCommandPrompt() {
         guard !line.isEmpty else { return restore() }
         let entered = line
-        switch perform("/" + entered.text) {
+        // (A `/` typed again at "command: /" is the command's own: draftline's reading.)
+        switch perform(entered.text.hasPrefix("/") ? entered.text : "/" + entered.text) {
         case .failed:
             if onPipe { line = ModelLine() } else { giveBack(entered) }
         case .stayed:
@@ -321,7 +331,7 @@ extension ReferenceModel {
             // edited holds their editing: it goes on the stack, below their own text.
             if !line.isEmpty && line.text != own.text {
                 if line.text != recalled {
-                    push(line.text, origin: key, cursor: line.cursor)
+                    push(line.text, origin: key, cursor: line.cursor, optional: !line.holdsUserText)
                 } else if !own.isEmpty {
                     push(line.text, origin: key, optional: true, anyText: true)
                 }
@@ -331,7 +341,7 @@ extension ReferenceModel {
             push(own.text, origin: key, cursor: own.cursor)
         } else {
             settleStoredDraft(draft, keptIn: line.text)
-            if key == nil, let kept, !kept.isEmpty, !line.text.contains(kept.text) {
+            if let kept, !kept.isEmpty, !line.text.contains(kept.text) {
                 push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
             }
             push(line.text, origin: key, cursor: line.cursor)

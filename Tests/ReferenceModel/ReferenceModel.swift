@@ -122,12 +122,26 @@ public struct ReferenceModel: Sendable {
     var kept: ModelLine?
     /// Whether the read started from the stored draft (restored), not from a line given back.
     var startedFromDraft = false
+    /// On a pipe, right after a command typed into the line failed: the line a terminal
+    /// would give back. An empty piped line next is Enter again on it (the same attempt,
+    /// nothing sent: the lead's reading of SPEC §1a's baseline row, "terminal and pipe
+    /// agree"); any other piped line starts from the draft as restored.
+    var enterAgain: ModelLine?
 
     public init(onPipe: Bool, vi: Bool = false, attachable: Set<String> = []) {
         self.onPipe = onPipe
         self.vi = vi && !onPipe
         self.attachable = attachable
     }
+
+    /// Whether an empty line now would be Enter again on a failed line (a pipe's).
+    public var entersAgain: Bool { enterAgain != nil }
+
+    /// The user's own line: the line, or the one a recall shows another over.
+    public var ownLine: ModelLine { saved ?? line }
+
+    /// Whether a recalled line the user edited was replaced by a later recall in this read.
+    public var hasReplacedEdits: Bool { !edits.isEmpty }
 
     /// Whether a recall shows another line than the user's own.
     public var recallShowing: Bool { saved != nil }
@@ -144,7 +158,7 @@ public struct ReferenceModel: Sendable {
     /// Whether the line is the draft exactly as restored: a piped `/drafts` typed into it
     /// then changes nothing, so a pipe can look.
     public var lineIsBaseline: Bool {
-        prompt == .none && saved == nil && !draftDisplaced && line == baseline
+        prompt == .none && saved == nil && !draftDisplaced && line == baseline && enterAgain == nil
     }
 
     /// Starts the next run after a quit: drafts and the undo stack are gone (SPEC §1
@@ -172,6 +186,7 @@ public struct ReferenceModel: Sendable {
             kept.anyText = false
             return kept
         }
+        if undo.count > Self.undoLimit { undo.removeLast(undo.count - Self.undoLimit) }
     }
 
     /// Takes draftline's order of the undo stack below its top entry, where the SPEC says
@@ -209,8 +224,13 @@ public struct ReferenceModel: Sendable {
     public mutating func apply(_ step: ModelStep) {
         precondition(!quit, "a step after quitting")
         let afterWarning = warned
-        // Only a key carries on after the quit warning: an arrival is not a key.
-        if step != .arrival { warned = false }
+        let again = enterAgain
+        // Only a key carries on after the quit warning, or after a failed line on a pipe:
+        // an arrival is not a key.
+        if step != .arrival {
+            warned = false
+            enterAgain = nil
+        }
         switch step {
         case .type(let text):
             precondition(!commandMode, "typing in vi's command mode")
@@ -275,9 +295,12 @@ public struct ReferenceModel: Sendable {
                 if vi { commandMode = true }
             }
         case .searchThenInterrupt(let text):
-            recall(text)
+            // A search that finds the line itself leaves the cursor at the match.
+            if text != line.text { recall(text) }
             interrupt()
         case .enter:
+            // On a pipe, an empty line right after a failed command: Enter again on it.
+            if let again, prompt == .none { line = again }
             enter()
         case .leave(let key):
             leave(key)
@@ -286,7 +309,24 @@ public struct ReferenceModel: Sendable {
         case .endOfFile:
             endOfFile(afterWarning: afterWarning)
         }
-        if undo.count > Self.undoLimit { undo.removeLast(undo.count - Self.undoLimit) }
+        trimUndo()
+    }
+
+    /// SPEC: 20 entries are kept. Below optional entries the model cannot say which entry is
+    /// the 20th: one beyond the limit then becomes optional (the next look settles it).
+    mutating func trimUndo() {
+        var optionalAbove = 0
+        var kept: [UndoEntry] = []
+        for (index, var entry) in undo.enumerated() {
+            if index >= Self.undoLimit {
+                guard index < Self.undoLimit + optionalAbove else { break }
+                entry.optional = true
+            } else if entry.optional {
+                optionalAbove += 1
+            }
+            kept.append(entry)
+        }
+        undo = kept
     }
 
     /// A recall that shows `text`; a recall that leaves the line as it was changes nothing.
@@ -320,8 +360,9 @@ public struct ReferenceModel: Sendable {
         draftDisplaced = false
         commandMode = false
         if let key {
-            kept = nil
-            if let draft = drafts[key], !draft.text.isEmpty {
+            if let kept {
+                line = kept
+            } else if let draft = drafts[key], !draft.text.isEmpty {
                 line = ModelLine(draft.text, cursor: draft.cursor, origin: .draft)
             } else {
                 line = ModelLine()
@@ -349,6 +390,15 @@ public struct ReferenceModel: Sendable {
         kept = nil
     }
 
+    /// The text held in the line goes with `line` (sent, or kept as the draft); when the
+    /// line no longer holds it the user deleted it: on the stack or not (optional).
+    mutating func passKept(to line: ModelLine) {
+        if let kept, !kept.isEmpty, !Self.holds(line, kept.text) {
+            push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
+        }
+        kept = nil
+    }
+
     /// Pushes `next`, unless it is the screen already on top (opening the open chat again
     /// is entering it again).
     mutating func go(to next: Screen) {
@@ -371,7 +421,7 @@ public struct ReferenceModel: Sendable {
     /// (where the line's text goes) holds them.
     mutating func settleEdits(keptIn kept: String = "") {
         for edited in edits where !kept.contains(edited.text) {
-            push(edited.text, origin: key, cursor: edited.cursor)
+            push(edited.text, origin: key, cursor: edited.cursor, optional: !edited.holdsUserText)
         }
         edits = []
     }

@@ -40,9 +40,16 @@ struct ReferenceModelTests {
         #expect(model.sent.isEmpty)
         #expect(model.line.text == "draft four" + command)
         #expect(model.drafts["privateMessage_alice"]?.text == "draft four")
-        // On a pipe the failed line is not given back: the empty line is Enter on the draft.
-        let piped = Self.play(Self.restored + [.type(command), .enter], pipe: true)
+        // On a pipe the failed line is not given back, but an empty line right after it is
+        // Enter again on it (the lead's reading): nothing sent, however often.
+        let piped = Self.play(Self.restored + [.type(command), .enter, .enter, .enter], pipe: true)
         #expect(piped.sent.isEmpty && piped.line.text == "draft four")
+        #expect(piped.drafts["privateMessage_alice"]?.text == "draft four" && piped.undo.isEmpty)
+        // Any other piped line starts from the draft as restored; an empty line after it too.
+        let next = Self.play(Self.restored + [.type(command), .enter, .type(" now"), .enter], pipe: true)
+        #expect(Self.texts(next) == ["draft four now"])
+        let later = Self.play(Self.restored + [.type(command), .enter, .arrival, .home, .enter], pipe: true)
+        #expect(Self.texts(later) == ["draft four"])
     }
 
     /// Issue 28 item 2: a corrected command runs with the draft as it was; deleting the
@@ -197,6 +204,18 @@ struct ReferenceModelTests {
         #expect(model.undo.map(\.optional) == [true])
         model.settle(optionalEntries: ["draft four"])
         #expect(model.undo.map(\.text) == ["draft four"] && model.undo.first?.optional == false)
+    }
+
+    /// A line no draft's brought back by /undo in a chat is held there as its baseline: the
+    /// next line after a failed command starts from it (pipe), leaving the chat puts it on
+    /// the stack (the binary's behaviour on a pipe, where the SPEC says "brought back by
+    /// /undo" moves the baseline).
+    @Test func aLineBroughtBackInAChatIsItsBaseline() {
+        let undone: [ModelStep] = [.type("abc"), .enter, .type("/open bob"), .enter, .type("/undo"), .enter]
+        let next = Self.play(undone + [.home, .deleteUnder, .type("/opne x"), .enter, .type("zz"), .enter], pipe: true)
+        #expect(Self.texts(next) == ["abczz"])
+        let left = Self.play(undone + [.type("/open alice"), .enter], pipe: true)
+        #expect(left.screen == .chat("alice") && left.undo.map(\.text) == ["abc"] && left.drafts.isEmpty)
     }
 
     /// Where no chat is open, text given back is kept there: a command typed into it runs and
