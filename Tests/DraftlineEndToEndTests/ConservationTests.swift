@@ -11,7 +11,9 @@ import Testing
 ///
 /// `CONSERVATION_SEQUENCES` (default 1000, shared between the two modes) and
 /// `CONSERVATION_SEED` change the run; `CONSERVATION_LOG=path` writes each disagreement
-/// there as it is found; `CONSERVATION_FIRST=1` stops at the first.
+/// there as it is found; `CONSERVATION_FIRST=1` stops at the first. Steps the binary is
+/// known to get wrong are left out until fixed (``ConservationDriver/KnownBug``;
+/// `CONSERVATION_PLAY_KNOWN_BUGS=1` plays them).
 @Suite("The law of conservation: text is never lost or sent by mistake")
 struct ConservationTests {
     static let seed: UInt64 = {
@@ -41,7 +43,8 @@ struct ConservationTests {
         print(
             "conservation (\(vi ? "vi" : "emacs"), seed \(seed)): \(driver.sequences) sequences in "
                 + String(format: "%.1f", seconds) + " s; sent \(driver.terminal.sent.count) on the terminal, "
-                + "\(driver.pipe.sent.count) on the pipe (looked at \(driver.pipe.looks) times); "
+                + "\(driver.pipe.sent.count) on the pipe (looked at \(driver.pipe.looks) times, "
+                + "Enter again after an error \(driver.pipe.entersAgain) times); "
                 + "\(driver.disagreements.count) disagreements; played: "
                 + counts.joined(separator: ", "))
         let slowest = driver.seconds.sorted { $0.value > $1.value }.prefix(5)
@@ -58,6 +61,9 @@ struct ConservationTests {
             "^Xb-at-command", "fresh-command", "Ctrl-L",
         ]
         expected += vi ? ["Escape", "x", "k", "h", "l", "i", "a"] : ["^R", "^R-Ctrl-C", "^A", "^K", "Left", "Right"]
+        if !Self.stopAtFirst {
+            #expect(driver.pipe.entersAgain >= count / 200, "Enter again on the pipe \(driver.pipe.entersAgain) times")
+        }
         for entry in expected where !Self.stopAtFirst {
             #expect(
                 driver.tally[entry, default: 0] >= count / 200,

@@ -13,8 +13,12 @@ final class PipeSide: Side {
     /// The last byte written was an editing key: a newline right after it is not Enter (the
     /// line goes on), so Enter is then an empty line.
     var afterEditingKey = false
-    /// How many times the pipe was looked at.
+    /// `CONSERVATION_TRACE=1`: every piped line's bytes written to the log too.
+    static let trace = ProcessInfo.processInfo.environment["CONSERVATION_TRACE"] == "1"
+
+    /// How many times the pipe was looked at, and pressed Enter again after a failed line.
     var looks = 0
+    var entersAgain = 0
     /// The bytes of the piped line being written, the model where it started, and whether
     /// it holds a paste.
     var lineBytes = 0
@@ -105,8 +109,10 @@ final class PipeSide: Side {
     /// refused whole by the line reader before it is typed (provenance's answer to D11): the
     /// model goes back to where the line started.
     func say(_ step: ModelStep?, _ bytes: String) throws {
-        ConservationDriver.log?.write(
-            Data("pipe \(bytes.debugDescription) \(model.line) at \(model.screen) base \(model.baseline)\n".utf8))
+        // A step with nothing to say did nothing (Backspace at the start, ^K at the end).
+        guard !bytes.isEmpty else { return }
+        if step == .enter && model.entersAgain && bytes == "\n" { entersAgain += 1 }
+        if Self.trace { ConservationDriver.log?.write(Data("pipe \(bytes.debugDescription) on \(model.line)\n".utf8)) }
         try process.write(bytes)
         if let last = bytes.unicodeScalars.last {
             afterEditingKey = [0x01, 0x02, 0x04, 0x05, 0x06, 0x15].contains(last.value)
