@@ -38,6 +38,8 @@ extension ReferenceModel {
             edits = []
         }
         let homeless = own.flatMap { key == nil && !$0.isEmpty ? $0 : nil }
+        // (The text held in the line goes on the stack with the user's line that holds it.)
+        if let homeless, let kept, Self.holds(homeless, kept.text) { self.kept = nil }
         if let own, !own.isEmpty, let key, own.text != drafts[key]?.text {
             // (The draft as restored, unchanged, stays as it is, cursor and all.)
             settleStoredDraft(drafts[key], keptIn: own.text)
