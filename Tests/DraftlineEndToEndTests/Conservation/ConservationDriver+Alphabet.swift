@@ -20,15 +20,6 @@ extension ConservationDriver {
     /// model is not weakened to match). Remove an entry when its fix lands;
     /// `CONSERVATION_PLAY_KNOWN_BUGS=1` plays them all the same.
     enum KnownBug: CaseIterable {
-        /// D12: `^X /` with text in the line at a profile, on a terminal (the text goes on the
-        /// undo stack and the prompt opens; the model, the README and the pipe keep it).
-        case leaveKeyWithTextAtAProfile
-        /// D13: Up then Down over a line longer than 4,096 characters (its end comes back
-        /// as NULs).
-        case returnToALongLine
-        /// D14: a second Up then Down in one read, after the line changed since the first
-        /// (the binary keeps a stale copy of the user's line: the deleted line comes back).
-        case secondReturnInARead
         /// D15: Ctrl-C after a recalled line the user edited was replaced by a later recall
         /// (the edited line is the top undo entry, above the user's own line).
         case interruptAfterAReplacedEdit
@@ -37,12 +28,6 @@ extension ConservationDriver {
     static let knownBugs: Set<KnownBug> =
         ProcessInfo.processInfo.environment["CONSERVATION_PLAY_KNOWN_BUGS"] == "1"
         ? [] : Set(KnownBug.allCases)
-
-    /// Whether Up then Down now would meet D13 or D14 (see ``KnownBug``).
-    var returnMeetsKnownBug: Bool {
-        (Self.knownBugs.contains(.returnToALongLine) && model.ownLine.text.utf8.count > 4000)
-            || (Self.knownBugs.contains(.secondReturnInARead) && returnedInThisRead)
-    }
 
     /// Text of about `bytes` bytes in a quarter as many characters (U+1D400, four bytes,
     /// one cell): a line over 64 KiB that libedit can still redraw within seconds.
@@ -115,7 +100,6 @@ extension ConservationDriver {
         case 46..<56: try play("Escape", [.escape])
         case 56..<66: try deleteKey()
         case 66..<72: try recall("Up", keys: "\u{1B}[A")
-        case 72..<77 where returnMeetsKnownBug: try play("Ctrl-L", [.redraw])
         case 72..<77: try play("Up-Down", [.recallAndReturn])
         case 77..<81 where !vi: try search()
         case 77..<81: try play("Ctrl-L", [.redraw])
@@ -157,7 +141,6 @@ extension ConservationDriver {
         case 5: try recall("k", keys: "k")
         case 6: try play("a", [.viAppend])
         case 7: try play("Ctrl-L", [.redraw])
-        case 8 where returnMeetsKnownBug: try play("i", [.viInsert])
         case 8: try play("k-j", [.recallAndReturn])
         default: try play("i", [.viInsert])
         }
@@ -195,11 +178,6 @@ extension ConservationDriver {
         if case .chat = model.screen {} else if pick(40) { roll = 99 }
         if model.key == nil && model.recallShowing && (40..<71).contains(roll) { roll = 0 }
         if Self.knownBugs.contains(.interruptAfterAReplacedEdit), model.hasReplacedEdits, (71..<84).contains(roll) {
-            roll = 0
-        }
-        if Self.knownBugs.contains(.leaveKeyWithTextAtAProfile), case .profile = model.screen, !model.line.isEmpty,
-            (65..<71).contains(roll)
-        {
             roll = 0
         }
         // Now and then a line over 64 KiB (two pastes, or typing and a paste), then Enter.

@@ -27,8 +27,6 @@ final class ConservationDriver {
     var disagreements: [Disagreement] = []
     /// Tokens typed so far.
     var tokens = 0
-    /// Whether the read going on saw an Up then Down (a return to the line).
-    var returnedInThisRead = false
     let started = PseudoTerminal.now()
 
     struct Disagreement: CustomStringConvertible {
@@ -74,11 +72,6 @@ final class ConservationDriver {
         words.append(describe(label, steps))
         var trouble: (terminal: String?, pipe: String?) = (nil, nil)
         for step in steps {
-            switch step {
-            case .recallAndReturn: returnedInThisRead = true
-            case .enter, .leave, .interrupt, .endOfFile, .searchThenInterrupt: returnedInThisRead = false
-            default: break
-            }
             if let problem = try terminal.play(step) { trouble.terminal = trouble.terminal ?? problem }
             if let problem = try pipe.play(step) { trouble.pipe = trouble.pipe ?? problem }
         }
