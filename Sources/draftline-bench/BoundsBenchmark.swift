@@ -5,11 +5,21 @@ import ProgramDriver
 
 /// Issue 19's figures: the chat list and a chat's title as whole processes at 1,000,
 /// 10,000 and 100,000 chats with their contacts; and key echo and memory while a third
-/// process floods the journal.
+/// process floods the journal. Issue 30's: many contacts (``runContacts(quick:scratch:)``),
+/// empty segments in the gaps and journal records over a big segment
+/// (``runGaps(quick:scratch:)``, ``runRecords(quick:scratch:)``).
 extension Benchmark {
     static func runBounds(quick: Bool, scratch: String) throws {
         try runWholeProcessChatList(quick: quick, scratch: scratch)
         try runFlood(quick: quick, scratch: scratch)
+        try runHostile(quick: quick, scratch: scratch)
+    }
+
+    /// Issue 30's bounds alone (`--only hostile`).
+    static func runHostile(quick: Bool, scratch: String) throws {
+        try runContacts(quick: quick, scratch: scratch)
+        try runGaps(quick: quick, scratch: scratch)
+        try runRecords(quick: quick, scratch: scratch)
     }
 
     // MARK: - the chat list and a title, as processes
@@ -78,15 +88,61 @@ extension Benchmark {
     }
 
     /// One run of draftline with `input` as its standard input and its output thrown
-    /// away (`posix_spawn`, `waitpid`): seconds from spawn to exit.
+    /// away: seconds from spawn to exit (``runProcess(_:input:arguments:errors:)``).
     static func timeProcess(_ directory: String, input: String) throws -> Double {
+        try runProcess(directory, input: input).seconds
+    }
+
+    /// What one run of a process cost: seconds from spawn to exit, CPU seconds (user and
+    /// system) and peak resident memory, as `wait4` reports them.
+    struct ProcessCost {
+        var seconds: Double
+        var cpu: Double
+        var peakMegabytes: Double
+    }
+
+    /// ``runProcess(_:input:arguments:errors:)`` run by a child of this process
+    /// (`draftline-bench cost`), so that the peak memory is draftline's own: Linux carries
+    /// `ru_maxrss` across `execve`, so a child spawned by this process, large after it made a
+    /// million contacts, reports this process's size (PseudoTerminal+Memory says the same).
+    static func measuredProcess(
+        _ directory: String, input: String, arguments: [String] = [], errors: String = "/dev/null"
+    ) throws -> ProcessCost {
+        let run = try ProgramRun.run(
+            CommandLine.arguments[0], arguments: ["cost", directory, input, errors] + arguments,
+            environment: benchEnvironment(directory), timeout: 600)
+        let words = String(decoding: run.output, as: UTF8.self).split(separator: " ").compactMap {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard run.status == 0, words.count == 3 else {
+            throw BenchmarkError("draftline-bench cost failed: \(String(decoding: run.error, as: UTF8.self))")
+        }
+        return ProcessCost(seconds: words[0], cpu: words[1], peakMegabytes: words[2])
+    }
+
+    /// `draftline-bench cost DIRECTORY INPUT ERRORS [ARGUMENT…]`: one run of draftline
+    /// (``runProcess(_:input:arguments:errors:)``), printed as seconds, CPU seconds and
+    /// peak megabytes.
+    static func cost(_ arguments: [String]) throws -> Int32 {
+        guard arguments.count >= 3 else { return 64 }
+        let cost = try runProcess(
+            arguments[0], input: arguments[1], arguments: Array(arguments.dropFirst(3)), errors: arguments[2])
+        print("\(cost.seconds) \(cost.cpu) \(cost.peakMegabytes)")
+        return 0
+    }
+
+    /// One run of draftline on `directory` with `input` as its standard input, its output
+    /// thrown away and its standard error written to `errors` (`posix_spawn`, `wait4`).
+    static func runProcess(
+        _ directory: String, input: String, arguments: [String] = [], errors: String = "/dev/null"
+    ) throws -> ProcessCost {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let words: [String] = [draftline, "--data-dir", directory]
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let words: [String] = [draftline, "--data-dir", directory] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] =
             benchEnvironment(directory).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -100,12 +156,16 @@ extension Benchmark {
             throw BenchmarkError("posix_spawn \(draftline) failed")
         }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 {
-            guard errno == EINTR else { throw BenchmarkError("waitpid failed") }
+        var usage = rusage()
+        while wait4(child, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchmarkError("wait4 failed") }
         }
-        let seconds = now() - started
+        let elapsed = now() - started
         guard status == 0 else { throw BenchmarkError("draftline exited with status \(status)") }
-        return seconds
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return ProcessCost(
+            seconds: elapsed, cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+            peakMegabytes: Double(usage.ru_maxrss) / 1024)
     }
 
     // MARK: - a journal flood while typing
@@ -124,29 +184,14 @@ extension Benchmark {
         let flooder = try PipedProcess(
             executable: CommandLine.arguments[0],
             arguments: ["flood", directory + "/live/journal", String(seconds), String(rate)], environment: [:])
-        var latencies: [Double] = []
         // Letters the prompt does not hold, so an echo is never taken for a redraw.
-        let keys = Array("abcdfghijklmnopqtvwxyz")
-        let started = now()
-        var index = 0
-        while now() - started < seconds {
-            let key = keys[index % keys.count]
-            index += 1
-            if index % 50 == 0 { try terminal.send("\u{15}") }  // Ctrl-U: the line stays short
-            let typed = now()
-            try terminal.send(String(key))
-            try terminal.waitFor(String(key), timeout: 30)
-            latencies.append(now() - typed)
-            let next = typed + 0.05
-            if now() < next { usleep(useconds_t((next - now()) * 1_000_000)) }
-        }
+        let latencies = try echoLatencies(terminal, seconds: seconds, keys: Array("abcdfghijklmnopqtvwxyz"))
         let peak = terminal.peakMemoryKilobytes ?? 0
         _ = try flooder.waitForExit(timeout: 60)
         let written = flooder.text.trimmingCharacters(in: .whitespacesAndNewlines)
         try terminal.send("\u{15}/quit\r")
         try terminal.waitForExit(timeout: 30)
-        let sorted = latencies.sorted()
-        let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        let p99 = percentile99(latencies)
         print("")
         print(
             "a journal flood (\(count(rate >> 20)) MB/s of junk lines from a third process for \(Int(seconds)) s, "
