@@ -181,20 +181,23 @@ extension LineEditor {
                 alternate: always || alternate[binding.function] == nil)
         }
         // The vi control keys are looked at once draftline's own keys are bound again.
-        return failed + unbindLineWriters(main: main, alternate: alternate)
+        return failed + unbindRefusedFunctions(main: main, alternate: alternate)
             + bindViControls(main: boundKeys(), alternate: boundKeys(alternate: true))
     }
 
-    /// libedit's functions that write the edit line to a file: `vi-histedit` (`v` in vi's
-    /// command mode) saves the line in `/tmp/histedit.XXXXXXXXXX` and runs `$EDITOR` on it.
-    /// A draft never reaches the disk, so no key runs one, whatever a configuration says.
-    static let lineWriters: Set<String> = ["vi-histedit"]
+    /// libedit's functions no key runs, whatever a configuration says, as each would take
+    /// the draft out of draftline's hands: `vi-histedit` (`v` in vi's command mode) saves
+    /// the line in `/tmp/histedit.XXXXXXXXXX` and runs `$EDITOR` on it, and a draft never
+    /// reaches the disk; `ed-command` (Escape `x` in emacs mode, `:` in vi's command mode)
+    /// replaces the edit line with libedit's own `:` prompt, where Ctrl-C is not a key and
+    /// what was typed is gone when it closes.
+    static let refusedFunctions: Set<String> = ["vi-histedit", "ed-command"]
 
-    /// Binds every key of a ``lineWriters`` function to `ed-unassigned` (which rings the
-    /// bell) in the map that had it; returns what failed, as `keys (function)`.
-    private func unbindLineWriters(main: [String: [String]], alternate: [String: [String]]) -> [String] {
+    /// Binds every key of a ``refusedFunctions`` function to `ed-unassigned` (which rings
+    /// the bell) in the map that had it; returns what failed, as `keys (function)`.
+    private func unbindRefusedFunctions(main: [String: [String]], alternate: [String: [String]]) -> [String] {
         var failed: [String] = []
-        for function in Self.lineWriters {
+        for function in Self.refusedFunctions {
             for keys in main[function] ?? [] where dl_el_bind(editLine, keys, "ed-unassigned") != 0 {
                 failed.append("\(keys) (unbinding \(function))")
             }

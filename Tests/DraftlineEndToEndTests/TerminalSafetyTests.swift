@@ -217,6 +217,29 @@ struct TerminalSafetyTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["my draft!"])
     }
 
+    /// libedit's `:` prompt (`ed-command`: Escape `x` in emacs mode, `:` in vi's command
+    /// mode) would take the edit line away, and what was typed with it: the key rings the
+    /// bell and the line stays, in either mode and when a configuration binds it on purpose.
+    @Test(arguments: [
+        ("", [String](), "\u{1B}x", ""), ("", ["--editor", "vi"], "\u{1B}:", "A"),
+        ("bind ^G ed-command\n", [String](), "\u{07}", ""),
+    ])
+    func noKeyTakesTheLineIntoLibeditsCommandPrompt(
+        _ editrc: String, _ arguments: [String], _ keys: String, _ backToInsert: String
+    ) throws {
+        try editrc.write(toFile: fixture.home + "/.editrc", atomically: true, encoding: .utf8)
+        let terminal = try fixture.startTerminal(arguments)
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("see you at the ")
+        try terminal.waitFor("see you at the ")
+        try terminal.send(keys)
+        try terminal.send(backToInsert + "party\r")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["see you at the party"])
+    }
+
     @Test func editrcNamedByTheEnvironmentCanRebindEveryFunctionByName() throws {
         let path = fixture.root + "/custom-editrc"
         let editrc = """
