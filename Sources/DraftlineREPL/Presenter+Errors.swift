@@ -10,7 +10,7 @@ extension Presenter {
     public func describe(_ error: DraftlineError) -> String {
         switch error {
         case .unknownCommand(let name):
-            return "unknown command '\(name)': type /help for the list"
+            return "unknown command '\(name)': type /help for the list, or // to send a /"
         case .missingArgument(let usage):
             return "missing argument: usage is \(usage)"
         case .unexpectedArgument(let argument, let usage):

@@ -49,7 +49,7 @@ struct ScriptReportTests {
             ])
         #expect(text.contains("  ---\n  message: \"expectation failed: the chat holds 2 messages; found 1\"\n"))
         #expect(text.contains("  found: \"1\"\n  line: 4\n  ...\n"))
-        #expect(text.contains("# line 5: error: unknown command '/nope': type /help for the list\n"))
+        #expect(text.contains("# line 5: error: unknown command '/nope': type /help for the list, or // to send a /\n"))
         #expect(text.hasSuffix("1..4\n"))
         // And a real TAP parser reads it so.
         let parsed = try Self.tapParser(tap)
@@ -93,7 +93,7 @@ struct ScriptReportTests {
                     + "messages; found 1 / line 4: expectation failed: the chat holds 2 messages; found 1 / found: 1",
                 #"draftline.login flow | line 6: last message is "tab\there" | expectation failed: last message is "tab\there"; found "hello #1 \"quoted\"" / line 6: expectation failed: last message is "tab\there"; found "hello #1 \"quoted\"" / found: "hello #1 \"quoted\"""#,
                 "draftline.login flow | line 7: screen is alice | ok",
-                "system-err: line 5: error: unknown command '/nope': type /help for the list",
+                "system-err: line 5: error: unknown command '/nope': type /help for the list, or // to send a /",
             ])
     }
 
@@ -110,7 +110,9 @@ struct ScriptReportTests {
         let text = try String(contentsOfFile: tap, encoding: .utf8)
         try Self.checkTAPRules(text)
         #expect(text.contains("ok 1 - line 2: screen is alice\nnot ok 2 - line 3: stopped the run (--strict)\n"))
-        #expect(text.contains("  message: \"unknown command '/nope': type /help for the list\"\n  line: 3\n"))
+        #expect(
+            text.contains(
+                "  message: \"unknown command '/nope': type /help for the list, or // to send a /\"\n  line: 3\n"))
         #expect(!text.contains("screen is bob"))
         #expect(try Self.tapParser(tap)["failed"] == "2")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
