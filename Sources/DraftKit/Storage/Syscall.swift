@@ -160,19 +160,20 @@ enum Syscall {
     }
 
     /// `readdir(3)`: the next entry's name; `nil` at the end (`errno` 0) or on an error
-    /// (`errno` set), which the caller must tell apart.
+    /// (`errno` set), which the caller must tell apart. The plan fails the C function
+    /// itself (no entry, `errno` set, as `readdir` fails), so the caller's check of `errno`
+    /// is what a failing call meets, whether the plan or the kernel failed it.
     static func readdir(_ stream: OpaquePointer, shown: String) -> String? {
-        var name: String?
-        let result = run(.readdir, shown) { () -> Int32 in
+        var entry: UnsafeMutablePointer<dirent>?
+        _ = run(.readdir, shown) { () -> Int32 in
             errno = 0
-            guard let entry = Glibc.readdir(stream) else { return errno == 0 ? 1 : -1 }
-            name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            entry = Glibc.readdir(stream)
             return 0
         }
-        if result == 1 { errno = 0 }
-        return result == 0 ? name : nil
+        guard let entry else { return nil }
+        return withUnsafePointer(to: entry.pointee.d_name) {
+            $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
     }
 
     /// `closedir(3)`, which closes the descriptor the stream was opened on.
