@@ -32,6 +32,12 @@ struct PowerCutTests {
         var unsyncedNames: [String: Set<String>] = [:]
         /// What a power cut would lose, in words.
         var problems: [String] = []
+        /// A file made without a name (`O_TMPFILE`) whose writes are not yet seen: its
+        /// descriptor names the destination, so its first write tells under which path.
+        var awaitingUnnamed = false
+        /// The path the unnamed file's writes and syncs are traced under, until `linkat`
+        /// names it.
+        var unnamed: String?
 
         init(root: String, outputs: Set<String> = [], bulk: Bool = false) {
             self.root = root
@@ -42,10 +48,12 @@ struct PowerCutTests {
             existing.formUnion(outputs.filter { FileManager.default.fileExists(atPath: $0) })
         }
 
-        /// Whether losing the file (or the name) loses data: the chats' directories and
-        /// segments, `format`, `runs`, the edit line's history, an export.
+        /// Whether losing the file (or the name) loses data: the data directory itself, the
+        /// chats' directories and segments, `format`, `runs`, the edit line's history, an
+        /// export.
         func isData(_ path: String) -> Bool {
-            if outputs.contains(path) { return true }
+            // The data directory's own name in its parent: losing it loses everything.
+            if outputs.contains(path) || path == root { return true }
             guard path.hasPrefix(root + "/") else { return false }
             let parts = path.dropFirst(root.count + 1).split(separator: "/").map(String.init)
             let kinds = ["chats", "threads"]
@@ -72,7 +80,17 @@ struct PowerCutTests {
             guard call.result != -1 else { return }
             switch call.name {
             case "write":
+                if awaitingUnnamed {
+                    awaitingUnnamed = false
+                    unnamed = call.path
+                }
                 unsyncedData[call.path] = call.index
+            case "linkat":
+                // The unnamed file gets its name: what it holds unsynced goes with it.
+                if let unnamed { unsyncedData[call.path] = unsyncedData.removeValue(forKey: unnamed) }
+                unnamed = nil
+                changed(call.path)
+                existing.insert(call.path)
             case "fsync", "fdatasync":
                 unsyncedData[call.path] = nil
                 unsyncedNames[call.path] = nil
@@ -102,6 +120,10 @@ struct PowerCutTests {
                 changed(call.path)
                 existing.remove(call.path)
             case "open", "openat":
+                if call.flags & 0o20_000_000 != 0 && call.flags & O_DIRECTORY != 0 {
+                    awaitingUnnamed = true
+                    break
+                }
                 guard call.flags & O_CREAT != 0 else { break }
                 if !existing.contains(call.path) { changed(call.path) }
                 existing.insert(call.path)

@@ -47,8 +47,10 @@ final class Directory {
         return directory
     }
 
-    /// Makes `path` and its missing parents (`mkdir`, then `chmod` 0700 on each made). A
-    /// `stat` that fails for any reason but `ENOENT` is an error, not a missing directory.
+    /// Makes `path` and its missing parents (`mkdir`, then `chmod` 0700 on each made), and
+    /// syncs the directory each was made in (`fsync`), so a power cut cannot lose a new data
+    /// directory's name, and everything in it with it. A `stat` that fails for any reason
+    /// but `ENOENT` is an error, not a missing directory.
     private static func makeParents(_ path: String) throws(FileError) {
         func missing(_ path: String) throws(FileError) -> Bool {
             var info = stat()
@@ -61,6 +63,10 @@ final class Directory {
         if !parent.isEmpty, try missing(parent) { try makeParents(parent) }
         if Syscall.mkdir(path, 0o700) == 0 {
             guard Syscall.chmod(path, 0o700) == 0 else { throw FileError("chmod", path: path) }
+            let made = try open(
+                parent.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : parent, create: false,
+                requirePrivate: false)
+            try made.sync()
         } else if errno != EEXIST {
             throw FileError("mkdir", path: path)
         }
