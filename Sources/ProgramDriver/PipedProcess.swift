@@ -31,7 +31,7 @@ public final class PipedProcess {
         do {
             child = try Spawn.start(
                 executable, arguments: arguments, environment: environment,
-                standard: [inPipe[0], outPipe[1], outPipe[1]])
+                standard: .descriptors([inPipe[0], outPipe[1], outPipe[1]]))
         } catch {
             (inPipe + outPipe).forEach { close($0) }
             throw error

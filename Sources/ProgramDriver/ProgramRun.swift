@@ -23,7 +23,7 @@ public enum ProgramRun {
         do {
             pid = try Spawn.start(
                 executable, arguments: arguments, environment: environment,
-                standard: [inPipe[0], outPipe[1], errPipe[1]])
+                standard: .descriptors([inPipe[0], outPipe[1], errPipe[1]]))
         } catch {
             (inPipe + outPipe + errPipe).forEach { close($0) }
             throw error
@@ -59,15 +59,33 @@ public enum ProgramRun {
 /// (a Dispatch worker does, and Foundation's `Process` spawns from one), and a shell
 /// started with SIGCHLD blocked waits for ever in `wait`.
 enum Spawn {
-    /// Spawns `executable` (`posix_spawn`) with `standard`'s descriptors as its 0, 1 and 2.
+    /// Where a child's descriptors 0, 1 and 2 come from.
+    enum Standard {
+        /// These descriptors of the parent, in order (`posix_spawn_file_actions_adddup2`).
+        case descriptors([Int32])
+        /// The terminal at `path`, opened by the child in a session of its own
+        /// (`POSIX_SPAWN_SETSID`), so that it becomes the child's controlling terminal.
+        case terminal(path: String)
+    }
+
+    /// Spawns `executable` (`posix_spawn`) with `standard` as its 0, 1 and 2.
     static func start(
-        _ executable: String, arguments: [String], environment: [String: String], standard: [Int32]
+        _ executable: String, arguments: [String], environment: [String: String], standard: Standard
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (target, descriptor) in standard.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target))
+        var flags: Int32 = 0
+        switch standard {
+        case .descriptors(let descriptors):
+            for (target, descriptor) in descriptors.enumerated() {
+                posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target))
+            }
+        case .terminal(let path):
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDWR, 0)
+            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            flags = 0x80  // POSIX_SPAWN_SETSID: glibc's value, which the Glibc module does not import
         }
         // Nothing else goes with it: a file another test has open for writing (a script it
         // is about to run) held by this child would make that exec fail (ETXTBSY).
@@ -75,7 +93,7 @@ enum Spawn {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        cleanSignals(&attributes)
+        cleanSignals(&attributes, flags: flags)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -70,31 +70,13 @@ public final class PseudoTerminal {
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        Spawn.cleanSignals(&attributes, flags: 0x80)  // POSIX_SPAWN_SETSID
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
+        do {
+            pid = try Spawn.start(
+                executable, arguments: arguments, environment: environment, standard: .terminal(path: slavePath))
+        } catch {
             close(master)
-            throw Failure(description: "posix_spawn \(executable): \(String(cString: strerror(status)))")
+            throw error
         }
-        pid = child
     }
 
     deinit {
