@@ -31,9 +31,49 @@ extension Presenter {
             let chats = "\(before.chats) chat\(before.chats == 1 ? "" : "s")"
             return "stopped: \(describe(failure)); \(messages) into \(chats) were stored before it, and are kept: "
                 + "running the same import again adds the rest, and nothing twice"
-        default:
-            return error.description
+        case .unreadable(let reason): return "cannot read the file: \(reason)"
+        case .unusable(.notAPropertyList):
+            return "not a property list (XML or binary): nothing was imported"
+        case .unusable(.tooDeep(let levels)):
+            return "the property list nests deeper than \(levels) levels, more than any chat log: nothing was imported"
+        case .unusable(.tooLarge(let megabytes)):
+            return "the file refers to its objects so many times that reading it would take more than "
+                + "\(megabytes) MB: nothing was imported"
+        case .unusable(.notADictionary):
+            return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
+        case .unusable(.repeatedKey(let key)):
+            return "the file holds the key '\(key)' twice, and readers keep either one: nothing was imported"
+        case .unusable(.noChats(let keys)):
+            return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
+                + "nothing was imported"
+        case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
+        case .cannotEncode(let reason): return "the export could not be encoded: \(reason)"
+        case .unwritable(let reason): return "cannot write the export: \(reason); nothing was written"
         }
+    }
+
+    /// What an import did, in one line.
+    public static func imported(_ summary: HistoryTransfer.ImportSummary, from file: String) -> String {
+        let line =
+            "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
+            + "chat\(summary.chats == 1 ? "" : "s") from \(file)"
+        var notes: [String] = []
+        if summary.alreadyThere > 0 { notes.append("\(summary.alreadyThere) already there") }
+        if summary.skippedKeys > 0 {
+            notes.append(
+                "\(summary.skippedKeys) key\(summary.skippedKeys == 1 ? "" : "s") that hold no messages skipped")
+        }
+        if !summary.skippedChats.isEmpty {
+            notes.append("not chat IDs, skipped: " + summary.skippedChats.joined(separator: ", "))
+        }
+        return notes.isEmpty ? line : line + " (" + notes.joined(separator: "; ") + ")"
+    }
+
+    /// What an export wrote, in one line.
+    public static func exported(_ summary: HistoryTransfer.ExportSummary, to file: String) -> String {
+        let (chats, messages) = (summary.chats, summary.messages)
+        return
+            "exported \(messages) message\(messages == 1 ? "" : "s") in \(chats) chat\(chats == 1 ? "" : "s") to \(file)"
     }
 
     /// What a store warning says.

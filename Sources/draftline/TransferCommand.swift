@@ -38,21 +38,7 @@ enum TransferCommand {
                 for undated in Presenter().lines(forUndatable: summary.undatable) {
                     Console.write("warning: \(TerminalText.visible(undated, keepNewlines: false))\n", to: .error)
                 }
-                var line =
-                    "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
-                    + "chat\(summary.chats == 1 ? "" : "s") from \(file)"
-                var notes: [String] = []
-                if summary.alreadyThere > 0 { notes.append("\(summary.alreadyThere) already there") }
-                if summary.skippedKeys > 0 {
-                    notes.append(
-                        "\(summary.skippedKeys) key\(summary.skippedKeys == 1 ? "" : "s") that hold no messages skipped"
-                    )
-                }
-                if !summary.skippedChats.isEmpty {
-                    notes.append("not chat IDs, skipped: " + summary.skippedChats.joined(separator: ", "))
-                }
-                if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
-                Console.write(TerminalText.visible(line) + "\n", to: .output)
+                Console.write(TerminalText.visible(Presenter.imported(summary, from: file)) + "\n", to: .output)
             case .exporting(let file, let chat):
                 let output: OutputPath
                 do throws(OutputPathError) {
@@ -62,12 +48,7 @@ enum TransferCommand {
                 }
                 let summary = try open().export(to: output, chat: chat)
                 warn(summary.warnings)
-                let (chats, messages) = (summary.chats, summary.messages)
-                Console.write(
-                    TerminalText.visible(
-                        "exported \(messages) message\(messages == 1 ? "" : "s") in \(chats) chat\(chats == 1 ? "" : "s") to \(file)"
-                    )
-                        + "\n", to: .output)
+                Console.write(TerminalText.visible(Presenter.exported(summary, to: file)) + "\n", to: .output)
             }
             return Draftline.ExitStatus.success
         } catch {

@@ -1,5 +1,6 @@
-/// Why a file could not be imported or exported; each says what to do.
-public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a file could not be imported or exported (the words are the presenter's:
+/// `Presenter.describe(_:importing:)`).
+public enum TransferError: Error, Equatable, Sendable {
     /// The file could not be read (the reason).
     case unreadable(String)
     /// The file's bytes are no chat log (what ``ChatLogFile/init(data:)`` refused).
@@ -16,28 +17,4 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// import again adds the rest).
     case importStopped(StoreError, after: HistoryTransfer.ImportSummary)
 
-    public var description: String {
-        switch self {
-        case .unreadable(let reason): return "cannot read the file: \(reason)"
-        case .unusable(.notAPropertyList):
-            return "not a property list (XML or binary): nothing was imported"
-        case .unusable(.tooDeep(let levels)):
-            return "the property list nests deeper than \(levels) levels, more than any chat log: nothing was imported"
-        case .unusable(.tooLarge(let megabytes)):
-            return "the file refers to its objects so many times that reading it would take more than "
-                + "\(megabytes) MB: nothing was imported"
-        case .unusable(.notADictionary):
-            return "the property list is not a dictionary of chat IDs to message arrays: nothing was imported"
-        case .unusable(.repeatedKey(let key)):
-            return "the file holds the key '\(key)' twice, and readers keep either one: nothing was imported"
-        case .unusable(.noChats(let keys)):
-            return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
-                + "nothing was imported"
-        case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
-        case .cannotEncode(let reason): return "the export could not be encoded: \(reason)"
-        case .unwritable(let reason): return "cannot write the export: \(reason); nothing was written"
-        case .store(let error): return "\(error)"
-        case .importStopped(let error, _): return "\(error)"
-        }
-    }
 }
