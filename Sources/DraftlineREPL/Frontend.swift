@@ -15,6 +15,8 @@ public final class Frontend {
     }
     /// Sees every event's reports, before they become lines (the trace file).
     public var onReports: (([Report]) -> Void)?
+    /// The prompt that names where the user is, in the presenter's words.
+    public var prompt: String { presenter.prompt(on: session.screen, answering: session.question) }
 
     public init(_ session: Session, presenter: Presenter = Presenter()) {
         self.session = session

@@ -15,6 +15,23 @@ public struct Presenter {
 
     public init(keys: KeyLabels = .defaults) { self.keys = keys }
 
+    /// The prompt that names where the user is: the question the line answers, or the
+    /// screen.
+    public func prompt(on screen: Screen, answering question: Navigator.Question?) -> String {
+        switch question {
+        case .chatName: return "open chat with: "
+        case .command: return "command: /"
+        case nil: break
+        }
+        switch screen {
+        case .home: return "draftline> "
+        case .chat(.privateChat(let user)): return "\(user)> "
+        case .chat(.comment(let kind, let id, let replyTo)):
+            return "\(kind.rawValue) \(id) " + (replyTo.map { "reply to @\($0)" } ?? "new comment") + "> "
+        case .profile(let user): return "profile \(user)> "
+        }
+    }
+
     /// The lines for these reports, as `identity` sees them (what they sent is `you`);
     /// draft events are shown only when `tracing`.
     public func lines(for reports: [Report], identity: GlobalKey, tracing: Bool) -> [OutputLine] {

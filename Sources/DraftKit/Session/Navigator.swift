@@ -51,20 +51,4 @@ public struct Navigator: Equatable, Sendable {
         guard screens.count > 1 else { throw .nothingToGoBackTo }
         screens.removeLast()
     }
-
-    /// The prompt that names where the user is.
-    public var prompt: String {
-        switch question {
-        case .chatName: return "open chat with: "
-        case .command: return "command: /"
-        case nil: break
-        }
-        switch screen {
-        case .home: return "draftline> "
-        case .chat(.privateChat(let user)): return "\(user)> "
-        case .chat(.comment(let kind, let id, let replyTo)):
-            return "\(kind.rawValue) \(id) " + (replyTo.map { "reply to @\($0)" } ?? "new comment") + "> "
-        case .profile(let user): return "profile \(user)> "
-        }
-    }
 }

@@ -120,8 +120,6 @@ public final class Session {
     public var isAskingForChat: Bool { navigator.isAskingForChat }
     /// What the next line answers, if it answers a question.
     public var question: Navigator.Question? { navigator.question }
-    /// The prompt that names where the user is.
-    public var prompt: String { navigator.prompt }
 
     /// What the next edit line starts with, when it starts with something.
     public var prefill: TextDraft? { line.text.isEmpty ? nil : line }
