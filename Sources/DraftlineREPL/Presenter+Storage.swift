@@ -31,7 +31,8 @@ extension Presenter {
             let chats = "\(before.chats) chat\(before.chats == 1 ? "" : "s")"
             return "stopped: \(describe(failure)); \(messages) into \(chats) were stored before it, and are kept: "
                 + "running the same import again adds the rest, and nothing twice"
-        case .unreadable(let reason): return "cannot read the file: \(reason)"
+        case .unreadable(let failure):
+            return "cannot read the file: \(failure.path): \(failure.code == ENOENT ? "no such file" : reason(failure))"
         case .unusable(.notAPropertyList):
             return "not a property list (XML or binary): nothing was imported"
         case .unusable(.tooDeep(let levels)):
@@ -47,8 +48,11 @@ extension Presenter {
             return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
                 + "nothing was imported"
         case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
-        case .cannotEncode(let reason): return "the export could not be encoded: \(reason)"
-        case .unwritable(let reason): return "cannot write the export: \(reason); nothing was written"
+        case .tooManyObjects: return "the export could not be encoded: more objects than 4-byte references reach"
+        case .bothKinds(let name):
+            return "cannot write the export: '\(name)' is both a private chat and a comment thread; export each with "
+                + "--chat chats/\(name) and --chat threads/\(name); nothing was written"
+        case .unwritable(let failure): return "cannot write the export: \(describe(failure)); nothing was written"
         }
     }
 
@@ -144,6 +148,38 @@ extension Presenter {
         case .doesNotParse: return "does not hold what it must (it does not parse): it is left as it is"
         case .lockHeld(let wait):
             return "is \(holders(wait)); not free after \(String(format: "%.1f", wait.waited)) s"
+        }
+    }
+
+    /// What is wrong with an output path (an export, a trace file, a report), naming it.
+    public static func describe(_ error: OutputPathError) -> String {
+        let path = error.path
+        switch error.problem {
+        case .namesDirectory: return "\(path) names a directory, not a file"
+        case .insideDataDirectory(let data):
+            return "\(path) is inside the data directory (\(data)): give a path outside it"
+        case .notRegularFile(let kind): return "\(path) is \(describe(kind)), not a regular file: it is left as it is"
+        case .failed(let failure): return "\(path): \(reason(failure))"
+        case .unplaceable(let failure?): return "\(path): cannot tell where it is (\(reason(failure)))"
+        case .unplaceable(nil): return "\(path): too deep to tell where it is"
+        }
+    }
+
+    /// Why a call failed, in the C library's words, or what was wrong with the file, as a
+    /// clause after a path ("it is a FIFO, not a regular file").
+    static func reason(_ failure: FileError) -> String {
+        guard let refusal = failure.refusal else { return String(cString: strerror(failure.code)) }
+        switch refusal {
+        case .symbolicLink: return "it is a symbolic link, which is never followed"
+        case .notRegularFile(let kind): return "it is \(describe(kind)), not a regular file"
+        case .notDirectory(let kind): return "it is \(describe(kind)), not a directory"
+        case .anotherUsers: return "it belongs to another user"
+        case .shared: return "it is shared (sticky, or writable by others)"
+        case .otherNames: return "it has other names (hard links)"
+        case .tooLarge(let limit): return "it is larger than \(limit) bytes"
+        case .unencodable: return "it cannot be encoded"
+        case .doesNotParse: return "it does not hold what it must: it is left as it is"
+        case .lockHeld(let wait): return "it is held by another process; not free after \(wait.waited) s"
         }
     }
 

@@ -15,7 +15,7 @@ struct ReportFiles {
             do throws(OutputPathError) {
                 checked.append((file, try OutputPath(file.path, dataDirectory: dataDirectory)))
             } catch {
-                throw UsageError("cannot write the \(file.format.rawValue) report: \(error.message)")
+                throw UsageError("cannot write the \(file.format.rawValue) report: \(Presenter.describe(error))")
             }
         }
         self.files = checked
@@ -36,7 +36,7 @@ struct ReportFiles {
             do throws(OutputPathError) { try output.replace(with: Data(text.utf8)) } catch {
                 Console.write(
                     "draftline: the \(file.format.rawValue) report was not written: "
-                        + TerminalText.visible(error.message, keepNewlines: false) + "\n", to: .error)
+                        + TerminalText.visible(Presenter.describe(error), keepNewlines: false) + "\n", to: .error)
                 written = false
             }
         }

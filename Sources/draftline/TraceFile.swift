@@ -20,7 +20,7 @@ final class TraceFile {
         do {
             file = try OutputFile(appendingTo: path, dataDirectory: dataDirectory)
         } catch {
-            throw UsageError("cannot write the trace file: \(error.message)")
+            throw UsageError("cannot write the trace file: \(Presenter.describe(error))")
         }
     }
 
@@ -34,7 +34,7 @@ final class TraceFile {
                 if !failing {
                     Console.write(
                         "draftline: warning: the trace file cannot be written: "
-                            + "\(TerminalText.visible(error.message, keepNewlines: false)); its lines are missing\n",
+                            + "\(TerminalText.visible(Presenter.describe(error), keepNewlines: false)); its lines are missing\n",
                         to: .error)
                 }
                 failing = true

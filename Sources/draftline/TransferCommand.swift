@@ -44,7 +44,7 @@ enum TransferCommand {
                 do throws(OutputPathError) {
                     output = try OutputPath(file, dataDirectory: dataDirectory)
                 } catch {
-                    throw .unwritable(error.message)
+                    throw .unwritable(error)
                 }
                 let summary = try open().export(to: output, chat: chat)
                 warn(summary.warnings)

@@ -86,6 +86,44 @@ struct OwnedFilesTests {
         #expect(try running.waitForExit() == .exited(0))
     }
 
+    /// Each way an output path or an import file cannot be used is one line that names the
+    /// path and what is wrong with it, status 2, and nothing is made at the path.
+    @Test func everyUnusablePathIsNamedInOneLine() throws {
+        #expect(try run("/open alice\nhi\n", ["--data-dir", data]).status == 0)
+        let root = fixture.root
+        #expect(mkfifo(root + "/fifo", 0o600) == 0)
+        let cases: [(arguments: [String], line: String)] = [
+            (
+                ["export", root + "/."],
+                "draftline export: cannot write the export: \(root)/. names a directory, not a file; nothing was written"
+            ),
+            (
+                ["export", root + "/fifo"],
+                "draftline export: cannot write the export: \(root)/fifo is a FIFO, not a regular file: it is left as it "
+                    + "is; nothing was written"
+            ),
+            (
+                ["export", root + "/no/such/dir/x.plist"],
+                "draftline export: cannot write the export: \(root)/no/such/dir/x.plist: No such file or directory; "
+                    + "nothing was written"
+            ),
+            (
+                ["import", root + "/nope.plist"],
+                "draftline import: cannot read the file: \(root)/nope.plist: no such file"
+            ),
+            (
+                ["--trace-file", root + "/"],
+                "draftline: cannot write the trace file: \(root)/ names a directory, not a file"
+            ),
+        ]
+        for (arguments, line) in cases {
+            let result = try run("", arguments + ["--data-dir", data])
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.error.split(separator: "\n").first.map(String.init) == line, "\(arguments): \(result.error)")
+        }
+        #expect(inode(root + "/nope.plist") == nil && inode(root + "/no") == nil)
+    }
+
     /// Other spellings of the same places: through a link to the data directory, through
     /// `..`, and a trace file that is a hard link to a segment.
     @Test func otherSpellingsOfTheDataDirectoryAreRefusedToo() throws {

@@ -13,7 +13,7 @@ extension ChatLogFile {
             }
             data = try file.closeAfter { file throws(FileError) in try file.readAll(limit: Self.sizeLimit) }
         } catch {
-            throw .unreadable("\(path): \(error.code == ENOENT ? "no such file" : error.reason)")
+            throw .unreadable(error)
         }
         do throws(Problem) { try self.init(data: data) } catch { throw .unusable(error) }
     }

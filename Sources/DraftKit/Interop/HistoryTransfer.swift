@@ -189,9 +189,7 @@ public struct HistoryTransfer {
         for chat in chats where !names.insert(chat.rawValue).inserted {
             // One namespace in the original: a thread and a private chat of one name
             // cannot both be written; the private chat comes first, and the error says so.
-            throw .unwritable(
-                "'\(chat.rawValue)' is both a private chat and a comment thread; export each with "
-                    + "--chat chats/\(chat.rawValue) and --chat threads/\(chat.rawValue)")
+            throw .bothKinds(chat.rawValue)
         }
         // Each chat is read and encoded in turn: memory holds the file's bytes and one
         // chat's messages, never the whole history as values.
@@ -213,7 +211,7 @@ public struct HistoryTransfer {
             encoder.addNames(
                 ChatLogFile.kindsKey, chats.map { ($0.rawValue, ChatLogFile.kindNames[$0.kind] ?? "chat") }))
         guard let bytes = encoder.finishChatLog(written) else {
-            throw .cannotEncode("more objects than 4-byte references reach")
+            throw .tooManyObjects
         }
         do throws(OutputPathError) {
             // In place once renamed: a sync of its directory that failed then is said, and
@@ -222,7 +220,7 @@ public struct HistoryTransfer {
                 summary.warnings.append(.notConfirmed(unconfirmed))
             }
         } catch {
-            throw .unwritable(error.message)
+            throw .unwritable(error)
         }
         summary.chats = chats.count
         return summary

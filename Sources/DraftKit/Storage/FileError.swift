@@ -67,25 +67,10 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// writable here (read-only, no permission).
     public var isReadOnly: Bool { refusal == nil && [EROFS, EACCES, EPERM].contains(code) }
 
-    /// For debugging and for a few internal messages only: the presenter words errors.
-    public var description: String { "\(operation) \(path): \(reason)" }
-
-    /// The reason alone, in the C library's words or the refusal's case, for a few internal
-    /// messages; the presenter words errors for people.
-    var reason: String {
-        guard let refusal else { return String(cString: strerror(code)) }
-        switch refusal {
-        case .symbolicLink: return "it is a symbolic link, which is never followed"
-        case .notRegularFile(let kind): return "it is \(kind.words), not a regular file"
-        case .notDirectory(let kind): return "it is \(kind.words), not a directory"
-        case .anotherUsers: return "it belongs to another user"
-        case .shared: return "it is shared (sticky, or writable by others)"
-        case .otherNames: return "it has other names (hard links)"
-        case .tooLarge(let limit): return "it is larger than \(limit) bytes"
-        case .unencodable: return "it cannot be encoded"
-        case .doesNotParse: return "it does not hold what it must: it is left as it is"
-        case .lockHeld(let wait): return "it is held by another process; not free after \(wait.waited) s"
-        }
+    /// For debugging only (the presenter words errors): the call, the path, and the
+    /// C library's reason or the refusal's case.
+    public var description: String {
+        "\(operation) \(path): " + (refusal.map { "\($0)" } ?? String(cString: strerror(code)))
     }
 }
 
@@ -102,19 +87,6 @@ public enum FileKind: Equatable, Sendable {
         case S_IFSOCK: self = .socket
         case S_IFLNK: self = .symbolicLink
         default: self = .other
-        }
-    }
-
-    /// The kind in a few words, for internal messages.
-    var words: String {
-        switch self {
-        case .regularFile: return "a regular file"
-        case .directory: return "a directory"
-        case .fifo: return "a FIFO"
-        case .device: return "a device"
-        case .socket: return "a socket"
-        case .symbolicLink: return "a symbolic link"
-        case .other: return "not a regular file"
         }
     }
 }

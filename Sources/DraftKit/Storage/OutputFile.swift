@@ -22,7 +22,7 @@ public final class OutputFile {
         do {
             try file.writeAll(Array(text.utf8))
         } catch {
-            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+            throw OutputPathError(path: path, problem: .failed(error))
         }
     }
 }

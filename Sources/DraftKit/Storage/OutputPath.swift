@@ -26,18 +26,17 @@ public struct OutputPath {
         name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let directoryPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw OutputPathError(code: EISDIR, "\(path) names a directory, not a file")
+            throw OutputPathError(path: path, problem: .namesDirectory)
         }
         do {
             parent = try Directory.open(directoryPath, create: false, requirePrivate: false)
         } catch {
-            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+            throw OutputPathError(path: path, problem: .failed(error))
         }
         if let dataDirectory, let data = try? Directory.open(dataDirectory, create: false, requirePrivate: false),
             let identity = try? data.descriptor.status(), try parent.isInside(identity)
         {
-            throw OutputPathError(
-                code: EPERM, "\(path) is inside the data directory (\(dataDirectory)): give a path outside it")
+            throw OutputPathError(path: path, problem: .insideDataDirectory(dataDirectory))
         }
         try checkRegular()
     }
@@ -49,11 +48,10 @@ public struct OutputPath {
         do throws(FileError) {
             existing = try parent.status(of: name)
         } catch {
-            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+            throw OutputPathError(path: path, problem: .failed(error))
         }
         if let existing, !existing.isRegularFile {
-            throw OutputPathError(
-                code: EEXIST, "\(path) is \(existing.kind.words), not a regular file: it is left as it is")
+            throw OutputPathError(path: path, problem: .notRegularFile(existing.kind))
         }
     }
 
@@ -69,7 +67,7 @@ public struct OutputPath {
             if case .replaced(let unconfirmed) = try replaceUnnamed(with: data) { return unconfirmed }
             return try parent.replace(name, with: data, temporary: parent)
         } catch {
-            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+            throw OutputPathError(path: path, problem: .failed(error))
         }
     }
 
@@ -141,25 +139,33 @@ public struct OutputPath {
             }
             return file
         } catch {
-            throw OutputPathError(code: error.code, "\(path): \(error.reason)")
+            throw OutputPathError(path: path, problem: .failed(error))
         }
     }
 }
 
-/// Why an output path was refused or could not be written: the `errno` (0 when none
-/// applies) and a line that names the path.
-public struct OutputPathError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The `errno` value, or 0.
-    public var code: Int32
-    /// What was wrong, naming the path.
-    public var message: String
+/// Why an output path was refused or could not be written: the path as given and what
+/// was wrong with it (the presenter words it).
+public struct OutputPathError: Error, Equatable, Sendable {
+    /// The path as the user gave it.
+    public var path: String
+    /// What was wrong.
+    public var problem: Problem
 
-    public init(code: Int32, _ message: String) {
-        self.code = code
-        self.message = message
+    /// What was wrong with an output path.
+    public enum Problem: Equatable, Sendable {
+        /// The path names a directory (`.`, `..`, a trailing `/`), not a file.
+        case namesDirectory
+        /// The path is inside the data directory (as given).
+        case insideDataDirectory(String)
+        /// Something other than a regular file is at the name: it is left as it is.
+        case notRegularFile(FileKind)
+        /// A call on the file or its directory failed, or refused it.
+        case failed(FileError)
+        /// Where the file is could not be told: the call that failed going up the
+        /// directories, or `nil` when they went on deeper than any real tree.
+        case unplaceable(FileError?)
     }
-
-    public var description: String { message }
 }
 
 extension Directory {
@@ -173,7 +179,7 @@ extension Directory {
         for _ in 0..<4096 {
             let status: FileStatus
             do throws(FileError) { status = try current.status() } catch {
-                throw OutputPathError(code: error.code, "\(path): cannot tell where it is (\(error.reason))")
+                throw OutputPathError(path: path, problem: .unplaceable(error))
             }
             if status.isSameFile(as: identity) { return true }
             if let previous, previous.isSameFile(as: status) { return false }
@@ -181,11 +187,11 @@ extension Directory {
             let up = Syscall.openat(current.rawValue, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, shown: path + "/..")
             guard up >= 0 else {
                 let failure = FileError("open", path: path + "/..")
-                throw OutputPathError(code: failure.code, "\(path): cannot tell where it is (\(failure.reason))")
+                throw OutputPathError(path: path, problem: .unplaceable(failure))
             }
             current = FileDescriptor(rawValue: up, path: path + "/..")
             opened.append(current)
         }
-        throw OutputPathError(code: ELOOP, "\(path): too deep to tell where it is")
+        throw OutputPathError(path: path, problem: .unplaceable(nil))
     }
 }
