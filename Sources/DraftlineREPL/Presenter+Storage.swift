@@ -168,19 +168,7 @@ extension Presenter {
     /// Why a call failed, in the C library's words, or what was wrong with the file, as a
     /// clause after a path ("it is a FIFO, not a regular file").
     static func reason(_ failure: FileError) -> String {
-        guard let refusal = failure.refusal else { return String(cString: strerror(failure.code)) }
-        switch refusal {
-        case .symbolicLink: return "it is a symbolic link, which is never followed"
-        case .notRegularFile(let kind): return "it is \(describe(kind)), not a regular file"
-        case .notDirectory(let kind): return "it is \(describe(kind)), not a directory"
-        case .anotherUsers: return "it belongs to another user"
-        case .shared: return "it is shared (sticky, or writable by others)"
-        case .otherNames: return "it has other names (hard links)"
-        case .tooLarge(let limit): return "it is larger than \(limit) bytes"
-        case .unencodable: return "it cannot be encoded"
-        case .doesNotParse: return "it does not hold what it must: it is left as it is"
-        case .lockHeld(let wait): return "it is held by another process; not free after \(wait.waited) s"
-        }
+        failure.refusal.map { "it " + describe($0) } ?? String(cString: strerror(failure.code))
     }
 
     /// A kind of file, in words.
