@@ -27,7 +27,6 @@ extension PropertyListHistory {
     ) throws(StoreError) -> [StoreWarning] {
         guard let newest = new.last else { return [] }
         try checkWritable()
-        openingWarnings = []
         var warnings: [StoreWarning] = []
         timings.appends += 1
         try Self.available { () throws(FileError) in

@@ -31,8 +31,8 @@ public final class PropertyListHistory: BulkHistoryStore {
     public let segmentCapacity: Int
 
     /// What opening the directory noticed (a directory of an older layout left where it
-    /// was), for the caller to show.
-    public internal(set) var openingWarnings: [StoreWarning]
+    /// was), for the caller to show: set when it opens, and only then.
+    public private(set) var openingWarnings: [StoreWarning]
 
     /// The layout version this code writes.
     public static var layoutVersion: Int { LayoutUpgrade.version }
