@@ -50,6 +50,25 @@ struct TerminalREPL {
         // The edit line's history in memory: the file's lines at start and this session's.
         var entered = lineHistory.load()
         var lineHistoryFailed = false
+        // Lines entered that the file does not hold yet: saved at the next chance the lock is
+        // free (tried once, never waited for, so a held lock keeps no key waiting), and at
+        // the end, waiting as a send does.
+        var unsaved: [String] = []
+        func save(waiting: Bool) {
+            guard !unsaved.isEmpty else { return }
+            do throws(StoreError) {
+                if try lineHistory.append(unsaved, waiting: waiting) { unsaved = [] }
+            } catch {
+                // Said once: on a read-only data directory every line would say it again.
+                if !lineHistoryFailed {
+                    console.write(
+                        "warning: the edit-line history was not saved: "
+                            + TerminalText.visible(Presenter.describe(error)) + "\n", to: .error,
+                        style: .warning)
+                }
+                lineHistoryFailed = true
+            }
+        }
         do { try editor.setHistory(entered) } catch {
             console.write("warning: the edit-line history was not loaded: \(error)\n", to: .error, style: .warning)
         }
@@ -72,16 +91,8 @@ struct TerminalREPL {
                     guard line.utf8.count <= Session.maximumLineBytes else { continue }
                     try? editor.addHistory(line)
                     entered = Array((entered + [line]).suffix(lineHistory.limit))
-                    do throws(StoreError) { try lineHistory.append(line) } catch {
-                        // Said once: on a read-only data directory every line would say it again.
-                        if !lineHistoryFailed {
-                            console.write(
-                                "warning: the edit-line history was not saved: "
-                                    + TerminalText.visible(Presenter.describe(error)) + "\n", to: .error,
-                                style: .warning)
-                        }
-                        lineHistoryFailed = true
-                    }
+                    unsaved = Array((unsaved + [line]).suffix(lineHistory.limit))
+                    save(waiting: false)
                 case .wait(let wait) where !stop:
                     // A paste meanwhile comes bracketed, and waits whole for the edit line.
                     let ended = editor.takingPastes { live?.wait(wait, interruptible: true) } ?? []
@@ -103,6 +114,7 @@ struct TerminalREPL {
                 break
             }
         }
+        save(waiting: true)
         let written = reports?.write(results, at: frontend.session.clock()) ?? true
         guard written else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)

@@ -433,6 +433,31 @@ struct HostileDataTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["first", "kept text"])
     }
 
+    /// The variant for the edit line's history: while another process holds the lock, the
+    /// failed send's line is kept in memory for the history (the file is tried once, never
+    /// waited for: it waited a second more, keys unechoed, then said the history was not
+    /// saved and lost the line), a key typed right after the send is echoed with no word
+    /// about the history, and once the lock is free the next line saves both, in order.
+    @Test func aHeldLockKeepsNoKeyWaitingForTheEditLinesHistory() throws {
+        #expect(try run("/open alice\nfirst\n").status == 0)
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        let holder = try holdLock(data + "/lock")
+        try terminal.send("kept text\rZ")
+        try terminal.waitFor("message not sent")
+        // The Z's echo, and what came before it since the failure.
+        let beforeTheKey = try terminal.waitFor("Z", timeout: 20)
+        #expect(!beforeTheKey.contains("history was not saved"), "\(beforeTheKey)")
+        holder.closeInput()
+        _ = try holder.waitForExit()
+        try terminal.send("\r")
+        try terminal.waitFor("you: kept textZ")
+        _ = try terminal.quit()
+        let saved = try fixture.lineHistory()
+        #expect(saved.suffix(3) == ["kept text", "kept textZ", "/quit"], "\(saved)")
+    }
+
     /// A held `present.<key>` (the issue's): `--as bob` starts at once with one line naming
     /// the holder, and works.
     @Test func aHeldPresenceFileDelaysNoStart() throws {

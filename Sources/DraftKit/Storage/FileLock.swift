@@ -73,6 +73,19 @@ final class FileLock {
     /// holds it (``FileError/Refusal/lockHeld(_:)``).
     func withLock<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
         if depth == 0 { try Self.take(file, LOCK_EX, path: path, limit: limit, onWait: onWait) }
+        return try holding(body)
+    }
+
+    /// Runs `body` when the lock is free now (or this object holds it already); `nil`,
+    /// without running it, when another holds it: one `flock(LOCK_EX | LOCK_NB)`
+    /// (``FileDescriptor/lock(_:)``), never a wait.
+    func withLockIfFree<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T? {
+        if depth == 0, try !file.lock(LOCK_EX | LOCK_NB) { return nil }
+        return try holding(body)
+    }
+
+    /// Runs `body` with the lock taken, releasing it when the outermost body returns.
+    private func holding<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
         depth += 1
         defer {
             depth -= 1

@@ -42,22 +42,33 @@ public struct LineHistoryFile {
     }
 
     /// Adds a line at the end of the file as it is now (another session's lines kept),
-    /// keeping the last ``limit``.
+    /// keeping the last ``limit``; waits for the lock as the data directory's lock waits.
     public func append(_ line: String) throws(StoreError) {
+        _ = try append([line], waiting: true)
+    }
+
+    /// Adds `lines` at the end of the file as it is now (another session's lines kept),
+    /// keeping the last ``limit``. Without `waiting`, the lock is tried once: `false`, and
+    /// nothing written, when another process holds it (the caller keeps the lines for the
+    /// next chance; a key typed meanwhile is never kept waiting by the edit line's history).
+    public func append(_ lines: [String], waiting: Bool) throws(StoreError) -> Bool {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         if let readOnly = lock.readOnly { throw .readOnly(readOnly) }
         do throws(FileError) {
-            try lock.withLock { () throws(FileError) in
-                guard let lines = try read() else {
-                    // A file that is there but is no list of lines is never replaced by one line.
+            func write() throws(FileError) {
+                guard let kept = try read() else {
+                    // A file that is there but is no list of lines is never replaced by these.
                     throw FileError("read", path: path, refusal: .doesNotParse)
                 }
-                guard let data = try? encoder.encode(Array((lines + [line]).suffix(limit))) else {
+                guard let data = try? encoder.encode(Array((kept + lines).suffix(limit))) else {
                     throw FileError("encode", path: path, refusal: .unencodable)
                 }
                 _ = try directories.root.replace(name, with: data, temporary: directories.temporary)
             }
+            guard waiting else { return try lock.withLockIfFree(write) != nil }
+            try lock.withLock(write)
+            return true
         } catch {
             throw .unavailable(error)
         }
