@@ -94,29 +94,39 @@ public struct ContactBook: Sendable {
         if self[contact.key] == nil { known[contact.key] = contact }
     }
 
-    /// The contact with this key, if any: `contacts.plist`'s first, then the others.
-    public subscript(key: GlobalKey) -> Contact? { index?.contact(key) ?? known[key] }
+    /// The contact with this key, if any: `contacts.plist`'s first, then the others. A
+    /// failed read of `contacts.index` is an error naming it: whether someone is a contact
+    /// is never decided from a read that failed.
+    public func contact(_ key: GlobalKey) throws(FileError) -> Contact? {
+        try index?.contact(key) ?? known[key]
+    }
+
+    /// The contact with this key, for a name shown: `nil` also when `contacts.index` could
+    /// not be read, so nothing is decided from it (``contact(_:)`` does that).
+    public subscript(key: GlobalKey) -> Contact? { ((try? contact(key)) ?? nil) ?? known[key] }
 
     /// Every contact, by key: every entry of `contacts.plist` read.
-    public var contacts: [GlobalKey: Contact] {
+    public func contacts() throws(FileError) -> [GlobalKey: Contact] {
         var all = known
-        for contact in index?.all() ?? [] { all[contact.key] = contact }
+        for contact in try index?.all() ?? [] { all[contact.key] = contact }
         return all
     }
 
     /// Every key, sorted: every entry of `contacts.plist` read.
-    public var keys: [GlobalKey] { contacts.keys.sorted() }
+    public func keys() throws(FileError) -> [GlobalKey] { try contacts().keys.sorted() }
 
     /// How many contacts there are: the index's count, and those here that it does not
     /// hold (a few lookups).
-    public var count: Int {
-        (index?.count ?? 0) + known.keys.filter { index?.contact($0) == nil }.count
+    public func count() throws(FileError) -> Int {
+        var others = 0
+        for key in known.keys where try index?.contact(key) == nil { others += 1 }
+        return (index?.count ?? 0) + others
     }
 
     /// The keys that start with `prefix`, sorted, at most `limit` of them: only the part of
     /// `contacts.plist`'s index that holds them is read (``ContactIndex/keys(startingWith:limit:)``).
-    public func keys(startingWith prefix: String, limit: Int) -> [GlobalKey] {
-        let indexed = index?.keys(startingWith: prefix, limit: limit) ?? []
+    public func keys(startingWith prefix: String, limit: Int) throws(FileError) -> [GlobalKey] {
+        let indexed = try index?.keys(startingWith: prefix, limit: limit) ?? []
         let others = known.keys.filter { $0.rawValue.hasPrefix(prefix) }
         return Array(Set(indexed + others).sorted().prefix(limit))
     }

@@ -12,12 +12,18 @@ enum IdentityCheck {
     static let namesShown = 12
 
     /// Before anything is written: why `identity` cannot be used with the data directory
-    /// at `path` (only read; a missing one has the demo contacts), or `nil` when it can or
-    /// when its contacts cannot be read (then opening the directory says why, and
+    /// at `path` (only read; one that is not there, `ENOENT`, has the demo contacts), or
+    /// `nil` when it can or when its contacts cannot be read for any other reason (then
+    /// opening the directory says why, in one line that names it, and
     /// ``problem(with:contacts:dataDirectory:)`` is asked again after it).
     static func problemBeforeOpening(with identity: GlobalKey, dataDirectory path: String) -> String? {
         guard needsContacts(identity) else { return nil }
-        let book = FileManager.default.fileExists(atPath: path) ? ContactBook.load(directory: path) : ContactBook()
+        var book = ContactBook.load(directory: path)
+        if let failure = book.readFailure, failure.operation == "open", failure.path == path, failure.refusal == nil,
+            failure.code == ENOENT
+        {
+            book = ContactBook()
+        }
         return book.problem == nil ? problem(with: identity, contacts: book, dataDirectory: path) : nil
     }
 
@@ -27,11 +33,25 @@ enum IdentityCheck {
     }
 
     /// Why `identity` is not a user of these contacts, or `nil` when it is.
+    /// A contacts file that could not be read says so: it never makes `identity` unknown.
     static func problem(with identity: GlobalKey, contacts book: ContactBook, dataDirectory path: String) -> String? {
-        guard needsContacts(identity), book[identity] == nil else { return nil }
-        // The first names and a count: never every contact read.
-        let first = Set(book.keys(startingWith: "", limit: namesShown) + [.me]).map(\.rawValue).sorted()
-        let total = book.count + (book[.me] == nil ? 1 : 0)
+        guard needsContacts(identity) else { return nil }
+        do throws(FileError) {
+            if let failure = book.readFailure { throw failure }
+            guard try book.contact(identity) == nil else { return nil }
+            // The first names and a count: never every contact read.
+            let first = Set(try book.keys(startingWith: "", limit: namesShown) + [.me]).map(\.rawValue).sorted()
+            let total = try book.count() + (try book.contact(.me) == nil ? 1 : 0)
+            return refusal(of: identity, first: first, total: total, contacts: book, dataDirectory: path)
+        } catch {
+            return "--as '\(identity)': who the users here are is not known: \(Presenter.describe(error)); try again"
+        }
+    }
+
+    /// The line that refuses `identity`: the `first` users' names and how many there are.
+    private static func refusal(
+        of identity: GlobalKey, first: [String], total: Int, contacts book: ContactBook, dataDirectory path: String
+    ) -> String {
         var names = first.prefix(namesShown).joined(separator: ", ")
         if total > namesShown { names += " and \(total - namesShown) more" }
         let unusable = book.problem.map { " (\(Presenter.describe($0)))" } ?? ""

@@ -23,7 +23,8 @@ enum TransferCommand {
                     let book = contacts ?? data.loadContacts()
                     contacts = book
                     if let failure = book.readFailure { throw failure }
-                    return (try? GlobalKey(validating: name)).flatMap { book[$0] } != nil
+                    guard let key = try? GlobalKey(validating: name) else { return false }
+                    return try book.contact(key) != nil
                 }
             } catch {
                 throw .store(error)

@@ -78,7 +78,7 @@ struct BoundedReadingTests {
             #expect(book[try GlobalKey(validating: "user")] == nil)
             #expect(book[try GlobalKey(validating: "zzz")] == nil)
             #expect(book[try GlobalKey(validating: "alice")]?.name == "Alice Chen")
-            #expect(book.keys.count == count + ContactBook.demo.count)
+            #expect(try book.keys().count == count + ContactBook.demo.count)
         }
     }
 

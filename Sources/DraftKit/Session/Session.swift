@@ -195,8 +195,10 @@ public final class Session {
     public func complete(_ before: String) -> Completion {
         // Only the users the word being typed could name (a reply target's after its `@`).
         let typed = before.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? before
-        let users = contacts.keys(
-            startingWith: String(typed.drop { $0 == "@" || $0 == "/" }), limit: Self.completionLimit)
+        // A contacts.index that cannot be read offers no users (Tab rings, nothing changes).
+        let users =
+            (try? contacts.keys(
+                startingWith: String(typed.drop { $0 == "@" || $0 == "/" }), limit: Self.completionLimit)) ?? []
         if isAskingForChat {
             guard !before.contains(" ") else { return .none }
             return .of(before, among: users.map(\.rawValue).filter { $0.hasPrefix(before) })
@@ -294,7 +296,12 @@ public final class Session {
     /// identity holds history (one brought in by `draftline import`, whose file names no
     /// contacts), so every chat `/chats` lists can be opened.
     func checkKnown(_ key: GlobalKey) throws(DraftlineError) {
-        guard contacts[key] == nil else { return }
+        // A contacts.index that cannot be read says so: it never makes someone unknown.
+        do throws(FileError) {
+            guard try contacts.contact(key) == nil else { return }
+        } catch {
+            throw .historyUnreadable(.unavailable(error))
+        }
         let chat = InputTarget.privateChat(key).chatID(as: identity)
         if let last = try? history.recentMessages(in: chat, limit: 1).value, !last.isEmpty { return }
         throw .unknownUser(key)

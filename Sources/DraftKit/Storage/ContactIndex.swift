@@ -302,20 +302,22 @@ final class ContactIndex: @unchecked Sendable {
 
     // MARK: - Reading
 
-    private func read(at offset: Int, upTo count: Int) -> [UInt8] {
+    /// The index's bytes from `offset`, at most `count` of them; a failed `pread` is an
+    /// error that names `contacts.index`, never fewer lines (never "no such contact").
+    private func read(at offset: Int, upTo count: Int) throws(FileError) -> [UInt8] {
         let count = max(0, min(count, end - offset))
         switch bytes {
-        case .file(let file): return (try? file.read(at: offset, upTo: count)) ?? []
+        case .file(let file): return try file.read(at: offset, upTo: count)
         case .memory(let all): return Array(all[offset..<(offset + count)])
         }
     }
 
     /// The bytes from `offset` to the first newline at or after it (not included), read
     /// 512 bytes at a time, at most ``maximumLine``; `nil` when there is none.
-    private func toNewline(from offset: Int) -> [UInt8]? {
+    private func toNewline(from offset: Int) throws(FileError) -> [UInt8]? {
         var bytes: [UInt8] = []
         while bytes.count < Self.maximumLine {
-            let chunk = read(at: offset + bytes.count, upTo: 512)
+            let chunk = try read(at: offset + bytes.count, upTo: 512)
             if let newline = chunk.firstIndex(of: 0x0A) { return bytes + chunk[..<newline] }
             if chunk.isEmpty { return nil }
             bytes += chunk
@@ -324,34 +326,35 @@ final class ContactIndex: @unchecked Sendable {
     }
 
     /// The line that starts at `offset` (without its newline), and where the next begins.
-    private func line(at offset: Int) -> (bytes: [UInt8], next: Int)? {
-        toNewline(from: offset).map { ($0, offset + $0.count + 1) }
+    private func line(at offset: Int) throws(FileError) -> (bytes: [UInt8], next: Int)? {
+        try toNewline(from: offset).map { ($0, offset + $0.count + 1) }
     }
 
     /// The first line that starts at or after `offset`.
-    private func lineStart(after offset: Int) -> Int? {
+    private func lineStart(after offset: Int) throws(FileError) -> Int? {
         guard offset > start else { return start }
-        return toNewline(from: offset - 1).map { offset + $0.count }
+        return try toNewline(from: offset - 1).map { offset + $0.count }
     }
 
     /// The contact with this key, when `contacts.plist` has one: found by halving the
-    /// index, then reading the lines left in one pass.
-    func contact(_ key: GlobalKey) -> Contact? {
+    /// index, then reading the lines left in one pass; a failed read of the index is an
+    /// error, not an answer.
+    func contact(_ key: GlobalKey) throws(FileError) -> Contact? {
         let wanted = Array(key.rawValue.utf8)
         var low = start
         var high = end
         func keyOf(_ line: [UInt8]) -> ArraySlice<UInt8> { line[..<(line.firstIndex(of: 0x09) ?? line.endIndex)] }
         while high - low > 4096 {
             // Lines are at most maximumLine long: a middle line past `high` leaves at most two.
-            guard let middle = lineStart(after: low + (high - low) / 2) else { return nil }
+            guard let middle = try lineStart(after: low + (high - low) / 2) else { return nil }
             guard middle < high else { break }
-            guard let found = line(at: middle) else { return nil }
+            guard let found = try line(at: middle) else { return nil }
             let candidate = keyOf(found.bytes)
             if candidate.elementsEqual(wanted) { return contact(from: found.bytes, key: key) }
             if candidate.lexicographicallyPrecedes(wanted) { low = middle } else { high = middle }
         }
         // What is left, read at once: the lines that start before `high`.
-        let block = read(at: low, upTo: high - low + Self.maximumLine)
+        let block = try read(at: low, upTo: high - low + Self.maximumLine)
         var from = block.startIndex
         while from < high - low, let newline = block[from...].firstIndex(of: 0x0A) {
             let line = Array(block[from..<newline])
@@ -364,19 +367,20 @@ final class ContactIndex: @unchecked Sendable {
     /// The keys that start with `prefix`, in key order, at most `limit`: found by halving the
     /// index to where they begin, then reading on while they match. Tab after a few letters
     /// costs the names it offers, not the whole index (a million contacts: 5.8 s a press).
-    func keys(startingWith prefix: String, limit: Int) -> [GlobalKey] {
+    func keys(startingWith prefix: String, limit: Int) throws(FileError) -> [GlobalKey] {
         let wanted = Array(prefix.utf8)
         func keyOf(_ line: [UInt8]) -> ArraySlice<UInt8> { line[..<(line.firstIndex(of: 0x09) ?? line.endIndex)] }
         var low = start
         var high = end
         while high - low > 4096 {
-            guard let middle = lineStart(after: low + (high - low) / 2), middle < high, let found = line(at: middle)
+            guard let middle = try lineStart(after: low + (high - low) / 2), middle < high,
+                let found = try line(at: middle)
             else { break }
             if keyOf(found.bytes).lexicographicallyPrecedes(wanted) { low = middle } else { high = middle }
         }
         var result: [GlobalKey] = []
         var offset = low
-        while offset < end, result.count < limit, let (bytes, next) = line(at: offset) {
+        while offset < end, result.count < limit, let (bytes, next) = try line(at: offset) {
             let key = keyOf(bytes)
             if key.starts(with: wanted) {
                 if let found = GlobalKey(String(decoding: key, as: UTF8.self)[...]) { result.append(found) }
@@ -394,9 +398,9 @@ final class ContactIndex: @unchecked Sendable {
     }
 
     /// Every contact, in key order: the whole index read (for Tab completion, when asked).
-    func all() -> [Contact] {
+    func all() throws(FileError) -> [Contact] {
         var result: [Contact] = []
-        for line in read(at: start, upTo: end - start).split(separator: 0x0A) {
+        for line in try read(at: start, upTo: end - start).split(separator: 0x0A) {
             let bytes = Array(line)
             let tab = bytes.firstIndex(of: 0x09) ?? bytes.endIndex
             if let key = GlobalKey(String(decoding: bytes[..<tab], as: UTF8.self)[...]) {

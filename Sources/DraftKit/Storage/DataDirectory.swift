@@ -34,7 +34,8 @@ public final class DataDirectory {
                 let book = contacts ?? ContactBook.load(directory: path)
                 contacts = book
                 if let failure = book.readFailure { throw failure }
-                return (try? GlobalKey(validating: name)).flatMap { book[$0] } != nil
+                guard let key = try? GlobalKey(validating: name) else { return false }
+                return try book.contact(key) != nil
             })
     }
 

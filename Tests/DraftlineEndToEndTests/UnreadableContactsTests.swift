@@ -1,0 +1,69 @@
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// Who is a user is never decided from a read that failed (issue 29: nothing concludes
+/// "absent" or "not a contact" from a failed read): a data directory that cannot be looked
+/// at is not taken for a missing one, and a `contacts.index` whose `pread` fails is an
+/// error that names it, not "no such user". Run through the binary on pipes, the failures
+/// made by the one layer that calls C (`DRAFTLINE_FAULTS`) or by the file system itself.
+@Suite("Contacts that cannot be read are an error, never an unknown user")
+struct UnreadableContactsTests {
+    let fixture: Fixture
+    var data: String { fixture.dataDirectory }
+
+    init() throws {
+        fixture = try Fixture()
+        try fixture.writeContacts(["zed"], into: data)
+        // The first run builds contacts.index beside contacts.plist.
+        let made = try fixture.runPiped("/open alice\nhello\n", arguments: ["--data-dir", data, "--as", "zed"])
+        guard made.status == 0, FileManager.default.fileExists(atPath: data + "/contacts.index") else {
+            throw PseudoTerminal.Failure(description: "setup: \(made.error)")
+        }
+    }
+
+    /// Runs draftline on the data directory with the third `pread` of `contacts.index`
+    /// failing with `EIO`: the first two read its header line when it is opened, the
+    /// third is the first lookup of a key.
+    func indexUnreadable(_ input: String, _ arguments: [String]) throws -> (status: Int32, error: String) {
+        let result = try Fixture.run(
+            Fixture.executable, arguments: ["--data-dir", data] + arguments,
+            environment: fixture.environment(["DRAFTLINE_FAULTS": "fail=2:EIO:pread:\(data)/contacts.index"]),
+            input: Data(input.utf8), timeout: 60)
+        return (result.status, String(decoding: result.error, as: UTF8.self))
+    }
+
+    @Test func anIdentityWhoseContactsCannotBeReadIsNotCalledUnknown() throws {
+        let result = try indexUnreadable("/open alice\nnot stored\n", ["--as", "zed"])
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.error)")
+        #expect(result.error.contains("could not read \(data)/contacts.index: pread: Input/output error"))
+        #expect(!result.error.contains("no such user"), "\(result.error)")
+        #expect(result.status != 0)
+        #expect(try fixture.messages(in: "alice+zed").map(\.content) == ["hello"])
+        // The next clean run is zed again.
+        let next = try fixture.runPiped("/open alice\nagain\n", arguments: ["--data-dir", data, "--as", "zed"])
+        #expect(next.status == 0, "\(next.error)")
+        #expect(try fixture.messages(in: "alice+zed").map(\.content) == ["hello", "again"])
+    }
+
+    @Test func openingAContactWhoseIndexCannotBeReadSaysSoAndNotNoSuchUser() throws {
+        let result = try indexUnreadable("/open zed\n", [])
+        #expect(result.error.contains("could not read \(data)/contacts.index: pread: Input/output error"))
+        #expect(!result.error.contains("no user 'zed'"), "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+    }
+
+    @Test func aDataDirectoryThatCannotBeLookedAtIsNotTakenForAMissingOne() throws {
+        // A name that stat cannot follow (ELOOP): not ENOENT, so not "no directory".
+        let loop = fixture.root + "/loop"
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop")
+        let result = try fixture.runPiped("/open alice\nhello\n", arguments: ["--data-dir", loop, "--as", "zed"])
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.error)")
+        #expect(lines.first?.contains(loop) == true, "\(result.error)")
+        #expect(result.error.contains(String(cString: strerror(ELOOP))), "\(result.error)")
+        #expect(!result.error.contains("no such user"), "\(result.error)")
+        #expect(result.status != 0)
+    }
+}
