@@ -179,6 +179,20 @@ struct PowerCutTests {
         #expect(problems == [])
     }
 
+    /// A data directory one of whose folders is missing (removed while empty): it is made
+    /// again at opening, and its name synced in the data directory before a send into it
+    /// returns (``HistoryDirectories``' sync of the root; no `format` is written to cover it).
+    @Test func aSendIntoAFolderMadeAgainAtOpening() throws {
+        _ = try PropertyListHistory(directory: data)
+        #expect(rmdir(data + "/chats") == 0)
+        var history: PropertyListHistory?
+        let problems = try Self.powerCut("a send into a folder made again", root: data) {
+            history = try PropertyListHistory(directory: data)
+            try history?.append(message("first"), to: alice)
+        }
+        #expect(problems == [])
+    }
+
     @Test func aSendThatExtendsTheLastSegment() throws {
         let history = try PropertyListHistory(directory: data)
         try history.append(message("one"), to: alice)
