@@ -56,9 +56,9 @@ extension PropertyListHistory {
     func summary(of chat: ChatID, repair: Bool) -> Reading<ChatSummary?> {
         var warnings: [StoreWarning] = []
         do throws(FileError) {
-            guard let folder = try directories.directory(of: chat),
-                let last = try segments.lastSegment(of: chat, in: folder)
-            else { return Reading(nil) }
+            guard let folder = try directories.directory(of: chat) else { return Reading(nil) }
+            var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
+            guard let last = try earlier.lastSegment(of: chat) else { return Reading(nil) }
             // Only the last message is wanted: the others are passed over, not decoded (the
             // chat list's cost is in what it shows).
             if let data = try? SegmentStore.bytes(SegmentIndex.name(last), in: folder),
@@ -72,7 +72,6 @@ extension PropertyListHistory {
             }
             // Back past empty segments to the last message there is (the listing once).
             var lastMessage = try read(last)?.last
-            var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
             var number = last
             while lastMessage == nil, let previous = try earlier.segment(before: number) {
                 lastMessage = try read(previous)?.last

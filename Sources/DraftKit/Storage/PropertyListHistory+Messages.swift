@@ -7,7 +7,7 @@ extension PropertyListHistory {
         var warnings: [StoreWarning] = []
         var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
         try Self.readable(chat) { () throws(FileError) in
-            guard var number = try segments.lastSegment(of: chat, in: folder) else { return }
+            guard var number = try earlier.lastSegment(of: chat) else { return }
             while result.count < limit {
                 let messages =
                     try segments.read(
