@@ -27,6 +27,9 @@ public struct Options: Equatable, Sendable {
     /// `--report tap|junit FILE`, each time it is given: the run's results, written to FILE
     /// when it ends.
     public var reportFiles: [ReportFile] = []
+    /// `--record FILE`: on a terminal, the session written to FILE as a pipe-mode script
+    /// with `/expect` lines, when it ends.
+    public var recordFile: String?
 
     /// A report the run writes when it ends.
     public struct ReportFile: Equatable, Sendable {
@@ -71,7 +74,7 @@ public struct Options: Equatable, Sendable {
         usage: draftline [--data-dir DIR] [--as KEY] [--demo [--demo-delay S]]
                          [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
-                         [--report tap|junit FILE]...
+                         [--report tap|junit FILE]... [--record FILE]
                draftline --tour [CHAPTER] [--tour-speed N]
                draftline [--data-dir DIR] import FILE
                draftline [--data-dir DIR] export FILE [--chat ID]
@@ -99,6 +102,9 @@ public struct Options: Equatable, Sendable {
           --report F FILE    when the run ends, write one result per /expect to FILE,
                              with its line, and the other lines' errors (F: tap or
                              junit; give the option once for each)
+          --record FILE      on a terminal, write the session to FILE as a script
+                             that replays it on a pipe, with an /expect line after
+                             each draft event (replay: --strict < FILE)
           --trace-file PATH  append every draft and message event to PATH, one a line;
                              this file holds draft text (without it, drafts never
                              reach the disk)
@@ -179,6 +185,10 @@ public struct Options: Equatable, Sendable {
                 let path = try value(for: "--report \(format)")
                 guard !path.isEmpty else { throw UsageError("--report \(format) needs a non-empty FILE") }
                 reportFiles.append(ReportFile(kind, path))
+            case "--record":
+                let path = try value(for: argument)
+                guard !path.isEmpty else { throw UsageError("--record needs a non-empty FILE") }
+                recordFile = path
             case "--trace-file":
                 let path = try value(for: argument)
                 guard !path.isEmpty else { throw UsageError("--trace-file needs a non-empty path") }

@@ -13,6 +13,9 @@ public struct Presenter {
     /// The bindings in force.
     public var keys: KeyLabels
 
+    /// The columns `/help` fits in: the terminal's width, at most ``helpWidth``.
+    public var width = Presenter.helpWidth
+
     public init(keys: KeyLabels = .defaults) { self.keys = keys }
 
     /// The prompt that names where the user is: the question the line answers, or the

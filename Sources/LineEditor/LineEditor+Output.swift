@@ -47,6 +47,11 @@ extension LineEditor {
         _ = dl_el_refresh(editLine)
     }
 
+    /// The terminal's width in columns, as libedit knows it (80 when it cannot tell).
+    ///
+    /// Wraps `el_get(EL_GETTC, "co")`.
+    public var columns: Int { Int(dl_el_columns(editLine)) }
+
     /// Draws the prompt and the line again from the first row of the edit line, as the
     /// terminal's new width places it (after a resize, a terminal that reflows text has
     /// moved the old drawing).

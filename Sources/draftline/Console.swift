@@ -65,6 +65,26 @@ final class Console {
         LineEditor.write(text, toError: stream == .error)
     }
 
+    /// A line as printed: on a terminal, draftline's own lines (what it says: trace lines,
+    /// notices, warnings, errors) broken at blanks to the terminal's width, its last column
+    /// left free, the rows after the first indented by two, so no word is cut where the
+    /// terminal wraps. A line that starts with a blank (a chat's message, a row of the
+    /// draft map or a profile, already laid out in columns), a line of several lines, a
+    /// line holding a word wider than the terminal, and everything on a pipe, as they are.
+    private func wrapped(_ line: OutputLine) -> [String] {
+        let text = line.description
+        // A word wider than the terminal is cut by it wherever the breaks go: such a line
+        // is left whole, as one piece of text to copy.
+        guard let width = terminalWidth, text.count > width, text.first != " ", !text.contains("\n"),
+            !text.split(separator: " ").contains(where: { $0.count > width - 2 })
+        else { return [text] }
+        return Presenter.wrap(text, width: width, hanging: 2)
+    }
+
+    /// The columns draftline's own lines may take on a terminal (its width less the last
+    /// column); `nil` with no editor (a pipe).
+    var terminalWidth: Int? { editor.map { $0.columns - 1 } }
+
     /// Prints lines: information to standard output, warnings and errors to standard
     /// error, in order. Consecutive lines for one stream go out as one write, so above
     /// the edit line they are printed together and the line is redrawn once.
@@ -84,7 +104,7 @@ final class Console {
                 case .warning: .warning
                 case .error: .error
                 }
-            batch += styled(line.description, style) + "\n"
+            for row in wrapped(line) { batch += styled(row, style) + "\n" }
         }
         if !batch.isEmpty { write(batch, to: batchStream) }
     }

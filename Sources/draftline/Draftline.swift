@@ -98,8 +98,13 @@ enum Draftline {
                 return ExitStatus.unusable
             }
         }
-        do {
-            reports = try ReportFiles(options.transfer == nil ? options.reportFiles : [], dataDirectory: path)
+        do throws(UsageError) {
+            if options.recordFile != nil, options.transfer == nil, !terminal {
+                throw UsageError("--record writes a terminal session down; on a pipe the input is the script already")
+            }
+            reports = try ReportFiles(
+                options.transfer == nil ? options.reportFiles : [],
+                record: options.transfer == nil ? options.recordFile : nil, dataDirectory: path)
         } catch {
             Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
             return ExitStatus.unusable

@@ -2,14 +2,23 @@ import DraftKit
 import DraftlineREPL
 import Foundation
 
-/// `--report tap|junit FILE`: each file checked when draftline starts, as the trace file
-/// is (never inside the data directory, never anything but a regular file), and written
-/// when the run ends, whole (replaced atomically, mode 0600).
+/// `--report tap|junit FILE` and `--record FILE`: each file checked when draftline starts,
+/// as the trace file is (never inside the data directory, never anything but a regular
+/// file), and written when the run ends, whole (replaced atomically, mode 0600).
 struct ReportFiles {
     private let files: [(file: Options.ReportFile, output: OutputPath)]
+    /// Where the session's script goes (`--record`).
+    private let record: OutputPath?
 
     /// Checks each path; the error says which cannot be written and why.
-    init(_ files: [Options.ReportFile], dataDirectory: String?) throws(UsageError) {
+    init(_ files: [Options.ReportFile], record: String? = nil, dataDirectory: String?) throws(UsageError) {
+        do throws(OutputPathError) {
+            self.record = try record.map { path throws(OutputPathError) in
+                try OutputPath(path, dataDirectory: dataDirectory)
+            }
+        } catch {
+            throw UsageError("cannot write the record: \(Presenter.describe(error))")
+        }
         var checked: [(Options.ReportFile, OutputPath)] = []
         for file in files {
             do throws(OutputPathError) {
@@ -19,6 +28,23 @@ struct ReportFiles {
             }
         }
         self.files = checked
+    }
+
+    /// Whether the session is recorded (`--record`).
+    var recording: Bool { record != nil }
+
+    /// Writes the recorded script; says in one line when it could not, and returns whether
+    /// it was written.
+    func write(record script: String) -> Bool {
+        guard let record else { return true }
+        do throws(OutputPathError) { try record.replace(with: Data(script.utf8)) } catch {
+            Console.write(
+                "draftline: the record was not written: "
+                    + TerminalText.visible(Presenter.describe(error), keepNewlines: false)
+                    + "\n", to: .error)
+            return false
+        }
+        return true
     }
 
     /// Writes every report of `results`, dated `time`; says in one line each report that

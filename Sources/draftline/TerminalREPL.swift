@@ -22,8 +22,7 @@ struct TerminalREPL {
         do {
             let editor = try makeEditor(options: options, completing: nil, console: console)
             return TourPlayer(editor: editor, console: console, speed: options.tourSpeed, chapter: options.tourChapter)
-                .play()
-                ? Draftline.ExitStatus.success : Draftline.ExitStatus.unusable
+                .play() == .couldNotStart ? Draftline.ExitStatus.unusable : Draftline.ExitStatus.success
         } catch {
             console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.unusable
@@ -73,17 +72,28 @@ struct TerminalREPL {
             console.write("warning: the edit-line history was not loaded: \(error)\n", to: .error, style: .warning)
         }
         let identity = frontend.session.identity
-        console.write(
+        let welcome =
             "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps your unsent text as its draft.\n"
-                + "/help lists commands, /tour shows the flow, Ctrl-D quits.\n", to: .output)
+            + "/help lists commands, /tour shows the flow, Ctrl-D quits."
+        console.write(
+            Presenter.wrap(welcome, width: console.terminalWidth ?? .max).joined(separator: "\n") + "\n", to: .output)
         var results = ScriptResults()
+        var recorder = reports?.recording == true ? ScriptRecorder() : nil
         var number = 0
         while !frontend.hasQuit {
+            let prefill = frontend.session.prefill
+            let screen = frontend.session.screenName
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
             number += 1
+            // /help fits the terminal as it is now (its last column left free).
+            let width = min(console.terminalWidth ?? Presenter.helpWidth, Presenter.helpWidth)
+            if frontend.presenter.width != width { frontend.presenter.width = width }
             let response = frontend.handle(event, origin: origin)
             console.show(response.lines)
             results.record(response.reports, line: number, presenter: frontend.presenter)
+            recorder?.record(
+                event, origin: origin, prefill: prefill, screen: screen, reports: response.reports,
+                session: frontend.session, asking: frontend.question != nil)
             var stop = options.strict && response.lines.contains { $0.kind == .error }
             for effect in response.effects {
                 switch effect {
@@ -115,8 +125,9 @@ struct TerminalREPL {
             }
         }
         save(waiting: true)
+        let recorded = recorder.map { reports?.write(record: $0.script) ?? true } ?? true
         let written = reports?.write(results, at: frontend.session.clock()) ?? true
-        guard written else { return Draftline.ExitStatus.unusable }
+        guard written, recorded else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
     }
 

@@ -20,16 +20,26 @@ struct TourPlayer {
     /// tour's own lines are recalled (Up) only during the tour.
     var userHistory: [String] = []
 
-    /// Plays the tour; returns whether it ran to the end (Ctrl-C stops it).
+    /// How a tour ended.
+    enum Ending: Equatable {
+        /// It ran to its end.
+        case finished
+        /// Ctrl-C stopped it: a normal end too.
+        case stopped
+        /// It could not start (no scratch directory).
+        case couldNotStart
+    }
+
+    /// Plays the tour, until its end or Ctrl-C.
     @discardableResult
-    func play() -> Bool {
+    func play() -> Ending {
         let chapter = Tour.chapter(named: self.chapter ?? "") ?? Tour.chapters[0]
         // A scratch directory holds the file the media chapter attaches; nothing else is
         // written anywhere: the history is in memory.
         var template = Array((NSTemporaryDirectory() + "/draftline-tour-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
-            return false
+            return .couldNotStart
         }
         let scratch = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -59,14 +69,14 @@ struct TourPlayer {
             editor.keySource = nil
             try? editor.setHistory(userHistory)
         }
-        console.write("\n── tour: \(chapter.title) ──\n", to: .output, style: .narration)
+        console.write("\n" + wrap("── tour: \(chapter.title) ──") + "\n", to: .output, style: .narration)
         for step in chapter.steps {
-            console.write(Self.wrap(step.narration) + "\n", to: .output, style: .narration)
+            console.write(wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
             let (event, origin) = TerminalREPL.readEvent(for: frontend, with: editor, console: console)
             guard !pacer.stopped else {
                 console.write("tour stopped\n", to: .output, style: .narration)
-                return false
+                return .stopped
             }
             let response = frontend.handle(event, origin: origin)
             for case .remember(let line) in response.effects { try? editor.addHistory(line) }
@@ -82,24 +92,16 @@ struct TourPlayer {
         let ending = chapter.name == Tour.chapters[0].name ? Tour.ending + "\n" : ""
         let others = Tour.chapters.dropFirst().map(\.name).joined(separator: ", ")
         console.write(
-            Self.wrap(ending + "More chapters: --tour NAME or /tour NAME, with NAME one of " + others + ".")
+            wrap(ending + "More chapters: --tour NAME or /tour NAME, with NAME one of " + others + ".")
                 + "\n── end of the tour ──\n", to: .output, style: .narration)
-        return true
+        return .finished
     }
 
-    /// Word-wraps narration to 78 columns.
-    static func wrap(_ text: String, width: Int = 78) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.joined(separator: "\n")
+    /// Narration in the terminal's width (at most ``Presenter/helpWidth`` columns), broken
+    /// at blanks by the presenter's wrapper.
+    private func wrap(_ text: String) -> String {
+        Presenter.wrap(text, width: min(console.terminalWidth ?? Presenter.helpWidth, Presenter.helpWidth)).joined(
+            separator: "\n")
     }
 }
 

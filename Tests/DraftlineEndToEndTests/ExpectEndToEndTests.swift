@@ -186,7 +186,7 @@ struct ExpectOnATerminalTests {
     init() throws { fixture = try Fixture() }
 
     @Test func theEditLineIsCheckedAsItWasBeforeTheCommand() throws {
-        let terminal = try fixture.startTerminal()
+        let terminal = try fixture.startTerminal(columns: 160)
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         try terminal.send("Bob's ID is \u{18}p")

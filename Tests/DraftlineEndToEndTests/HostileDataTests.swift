@@ -416,7 +416,9 @@ struct HostileDataTests {
     /// line; once the lock is free, Enter sends it.
     @Test func aHeldLockFailsASendInASecondAndKeepsItsText() throws {
         #expect(try run("/open alice\nfirst\n").status == 0)
-        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"])
+        // 160 columns: the error names the lock's whole path, and draftline wraps its own lines
+        // at the terminal's width, which would break "held by process N" across two rows.
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"], columns: 160)
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         let holder = try holdLock(data + "/lock")

@@ -14,7 +14,7 @@ struct LineOriginTests {
     init() throws { fixture = try Fixture() }
 
     func start(_ arguments: [String] = []) throws -> PseudoTerminal {
-        let terminal = try fixture.startTerminal(arguments, environment: ["NO_COLOR": "1"])
+        let terminal = try fixture.startTerminal(arguments, environment: ["NO_COLOR": "1"], columns: 160)
         try terminal.waitForPrompt("draftline> ")
         return terminal
     }

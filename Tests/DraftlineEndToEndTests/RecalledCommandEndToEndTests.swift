@@ -12,7 +12,7 @@ struct RecalledCommandEndToEndTests {
     init() throws { fixture = try Fixture() }
 
     @Test func theHalfTypedTextIsNamedAndComesBackAfterTheNextCommand() throws {
-        let terminal = try fixture.startTerminal([], environment: ["NO_COLOR": "1"])
+        let terminal = try fixture.startTerminal([], environment: ["NO_COLOR": "1"], columns: 160)
         try terminal.waitForPrompt("draftline> ")
         try terminal.send("/open nosuchuser\r")
         try terminal.waitFor("error: no user 'nosuchuser'")

@@ -13,7 +13,7 @@ struct TerminalInputTargetTests {
     @Test func mediaDraftSurvivesLeavingAndReturning() throws {
         let photo = fixture.root + "/beach.png"
         #expect(FileManager.default.createFile(atPath: photo, contents: Data([0x89, 0x50])))
-        let terminal = try fixture.startTerminal(["--trace"])
+        let terminal = try fixture.startTerminal(["--trace"], columns: 160)
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         try terminal.send("/attach \(photo)\r")

@@ -14,7 +14,7 @@ struct TerminalPromiseTests {
 
     func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> PseudoTerminal {
         let terminal = try fixture.startTerminal(
-            arguments, environment: environment.merging(["NO_COLOR": "1"]) { a, _ in a })
+            arguments, environment: environment.merging(["NO_COLOR": "1"]) { a, _ in a }, columns: 160)
         try terminal.waitForPrompt("draftline> ")
         return terminal
     }

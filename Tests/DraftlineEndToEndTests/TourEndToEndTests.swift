@@ -2,6 +2,7 @@ import DraftKit
 import DraftlineREPL
 import DraftlineTestSupport
 import Foundation
+import ProgramDriver
 import Testing
 
 /// The guided tour, typed through the real line editor on a pseudo-terminal.
@@ -84,8 +85,11 @@ struct TourEndToEndTests {
     /// Every chapter, through the real editor, to its end.
     @Test(arguments: Tour.chapters.dropFirst().map(\.name))
     func everyChapterPlaysToItsEnd(_ name: String) throws {
-        let terminal = try fixture.startTerminal(
-            ["--tour", name, "--tour-speed", "40"], environment: ["NO_COLOR": "1"])
+        // Wide enough that no trace line is broken to fit (OwnLinesTests checks that).
+        let terminal = try PseudoTerminal(
+            executable: Fixture.executable,
+            arguments: ["--data-dir", fixture.dataDirectory, "--tour", name, "--tour-speed", "40"],
+            environment: fixture.environment(["NO_COLOR": "1"]), columns: 160)
         try terminal.waitFor("── tour: \(Tour.chapter(named: name)!.title) ──")
         let played = try terminal.waitFor("── end of the tour ──", timeout: 60)
         #expect(try terminal.waitForExit() == .exited(0))

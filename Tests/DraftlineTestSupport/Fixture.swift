@@ -44,14 +44,17 @@ public final class Fixture {
     }
 
     /// Starts draftline on a pseudo-terminal with this fixture's data directory.
+    ///
+    /// `columns`: the terminal's width; draftline breaks its own lines to fit it, so a test
+    /// that looks for a whole long line gives a wide one.
     public func startTerminal(
-        _ arguments: [String] = [], environment extra: [String: String] = [:]
+        _ arguments: [String] = [], environment extra: [String: String] = [:], columns: UInt16 = 80
     ) throws
         -> PseudoTerminal
     {
         try PseudoTerminal(
             executable: Self.executable, arguments: ["--data-dir", dataDirectory] + arguments,
-            environment: environment(extra))
+            environment: environment(extra), columns: columns)
     }
 
     /// Runs draftline with `input` on its standard input (a pipe) and returns its exit

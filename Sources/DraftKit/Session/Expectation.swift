@@ -282,3 +282,32 @@ public enum Expectation: Equatable, Sendable {
         return written + "\""
     }
 }
+
+extension Expectation {
+    /// The `/expect` line that states this, as ``init(parsing:)`` reads it back (after
+    /// `/expect `): what `--record` writes after each draft event.
+    public var command: String {
+        func part(_ word: String, _ value: (some CustomStringConvertible)?) -> String {
+            value.map { " \(word) \($0)" } ?? ""
+        }
+        let text: String
+        switch self {
+        case .draft(let key, let quoted, let cursor, let media):
+            text =
+                "draft \(key)" + (quoted.map { " " + Self.quoted($0) } ?? "") + part("cursor", cursor)
+                + part("media", media)
+        case .noDraft(let key): text = "no-draft \(key)"
+        case .drafts(let count): text = "drafts \(count)"
+        case .messages(let count): text = "messages \(count)"
+        case .message(let place, let quoted, let sender, let type):
+            text =
+                "message \(place)" + (quoted.map { " " + Self.quoted($0) } ?? "") + part("from", sender)
+                + part("type", type)
+        case .undo(let count): text = "undo \(count)"
+        case .undoTop(let quoted): text = "undo-top " + Self.quoted(quoted)
+        case .line(let quoted, let cursor): text = "line " + Self.quoted(quoted) + part("cursor", cursor)
+        case .screen(let name): text = "screen \(name)"
+        }
+        return "/expect " + text
+    }
+}

@@ -1,0 +1,148 @@
+import DraftKit
+
+/// `--record FILE`: a terminal session written down as the pipe-mode script that replays it
+/// (``PipedLine``'s grammar): each line read as the keys that make the same event on a
+/// pipe, and after each draft event, send or change of screen the `/expect` lines that
+/// check what the user saw then (the draft's text, cursor and media, the message sent, the
+/// screen). Replayed with `--strict` on a fresh data directory it passes; a step changed
+/// fails at the first check after it.
+///
+/// A line is written as it would be typed: text typed after the draft the line started
+/// with is only that text; any other line is Ctrl-U, then the whole line (so the event is
+/// the same whatever a pipe's line starts with), then Ctrl-B for each place the cursor
+/// stood back from the end. Pasted text is written between `ESC [ 200 ~` and `ESC [ 201 ~`,
+/// a line break in it as CR (a pipe's line ends at LF); then the key that ended the read:
+/// `^X` and its letter, Ctrl-C or Ctrl-D, or the newline for Enter.
+public struct ScriptRecorder: Sendable {
+    /// The script so far, one line each.
+    public private(set) var lines: [String] = []
+    /// Whether the last event was answered with an error: after one, a terminal gives the
+    /// failed line back to fix and a pipe does not, so the next line is written whole.
+    private var afterError = false
+    /// What an event that asked a question (`^X o`'s name) reported, and the screen before
+    /// it: checked after the answer, as a line in between would be the answer.
+    private var asked: (reports: [Report], screen: String)?
+
+    public init() {}
+
+    /// Records one event read on the terminal: `prefill` the line it started with,
+    /// `screen` the screen's name before it, `reports` the session's answer and `session`
+    /// the state after it (`asking` while it waits for the answer to a question).
+    public mutating func record(
+        _ event: InputEvent, origin: LineOrigin, prefill: TextDraft?, screen: String, reports: [Report],
+        session: Session, asking: Bool = false
+    ) {
+        guard let keys = Self.keys(for: event, origin: origin, prefill: afterError ? nil : prefill, whole: afterError)
+        else { return }
+        lines.append(keys)
+        afterError = reports.contains { if case .error = $0 { true } else { false } }
+        let all = (asked?.reports ?? []) + reports
+        let before = asked?.screen ?? screen
+        guard !asking else {
+            asked = (all, before)
+            return
+        }
+        asked = nil
+        lines += Self.checks(after: all, session: session, screen: before).map(\.command)
+    }
+
+    /// The script, each line ended by a newline.
+    public var script: String { lines.map { $0 + "\n" }.joined() }
+
+    /// The piped line that makes `event` from a line pre-filled with `prefill`; `nil` for
+    /// the end of input, which a terminal does not give. `whole` writes the line whole
+    /// even when it only adds to the pre-fill.
+    static func keys(for event: InputEvent, origin: LineOrigin, prefill: TextDraft?, whole: Bool = false) -> String? {
+        let start = prefill ?? TextDraft(text: "")
+        switch event {
+        case .line(let text):
+            let line = TextDraft(text: text, cursor: text.unicodeScalars.count)
+            return typed(line, origin, from: start, whole: whole, ended: true)
+        case .leave(let key, let line):
+            return typed(line, origin, from: start, whole: whole) + "\u{18}" + String(key.suffix)
+        case .interrupt(let line):
+            return typed(line, origin, from: start, whole: whole) + "\u{3}"
+        case .quitRequest(let afterKeys):
+            // Ctrl-D quits only on an empty line: Ctrl-U first when the line had text, or
+            // when other keys came first.
+            return (afterKeys || !start.text.isEmpty ? "\u{15}" : "") + "\u{4}"
+        case .endOfInput:
+            return nil
+        }
+    }
+
+    /// The keys that turn `start` into `line`, its pastes as pastes, the cursor where it was.
+    private static func typed(
+        _ line: TextDraft, _ origin: LineOrigin, from start: TextDraft, whole: Bool, ended: Bool = false
+    ) -> String {
+        let scalars = Array(line.text.unicodeScalars)
+        let prefix = Array(start.text.unicodeScalars)
+        // Enter on the line as it started: the cursor does not matter.
+        if line.text == start.text && (line.cursor == start.cursor || ended) && origin.pasted.isEmpty {
+            return ""
+        }
+        // A control character outside a paste would be a key on a pipe.
+        func isKey(at index: Int) -> Bool {
+            let value = scalars[index].value
+            return (value < 0x20 || value == 0x7F) && !origin.pasted.contains { $0.contains(index) }
+        }
+        let typedKeys = scalars.indices.contains(where: isKey)
+        let extends =
+            !whole && start.cursor == prefix.count && scalars.starts(with: prefix)
+            && origin.pasted.allSatisfy { $0.lowerBound >= prefix.count }
+            && !scalars.indices.dropFirst(prefix.count).contains(where: isKey)
+        let cursorKeys = String(repeating: "\u{2}", count: max(0, scalars.count - line.cursor))
+        guard extends || !typedKeys else {
+            // A line break or control character not typed as a key (a restored paste):
+            // the whole line as one paste, onto the emptied line, which is as typing it.
+            return "\u{15}\u{1B}[200~" + line.text.replacingLineFeeds() + "\u{1B}[201~" + cursorKeys
+        }
+        var keys = extends ? "" : "\u{15}"
+        var index = extends ? prefix.count : 0
+        for range in origin.pasted.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.lowerBound >= index {
+            keys += String(String.UnicodeScalarView(scalars[index..<range.lowerBound]))
+            let pasted = String(String.UnicodeScalarView(scalars[range])).replacingLineFeeds()
+            keys += "\u{1B}[200~" + pasted + "\u{1B}[201~"
+            index = range.upperBound
+        }
+        keys += String(String.UnicodeScalarView(scalars[index...]))
+        return keys + cursorKeys
+    }
+
+    /// What the user saw after the event, as expectations: each draft an event touched
+    /// (its text, cursor and media, or that there is none), the message sent, and the
+    /// screen when it changed.
+    static func checks(after reports: [Report], session: Session, screen: String) -> [Expectation] {
+        var keys: [DraftKey] = []
+        var checks: [Expectation] = []
+        for report in reports {
+            switch report {
+            case .draft(let event) where event.kind != .unchanged:
+                if let key = event.key, !keys.contains(key) { keys.append(key) }
+            case .sent(let message):
+                checks.append(
+                    .message(
+                        1, text: message.content, sender: try? GlobalKey(validating: message.author),
+                        type: message.type))
+            default:
+                break
+            }
+        }
+        let drafts = session.drafts
+        let stated: [Expectation] = keys.map { key in
+            guard drafts.hasDraft(for: key) else { return .noDraft(key) }
+            let text = drafts.text(for: key)
+            return .draft(key, text: text?.text, cursor: text?.cursor, media: drafts.attachments(for: key).count)
+        }
+        let now = session.screenName
+        return stated + checks + (now == screen ? [] : [.screen(now)])
+    }
+}
+
+extension String {
+    /// The text with each line feed a carriage return: a paste's line break in a piped
+    /// line, which ends at a line feed.
+    fileprivate func replacingLineFeeds() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\n" ? "\r" : $0 }))
+    }
+}

@@ -1,0 +1,122 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// `--record FILE`: a session on a real terminal (a pseudo-terminal) written down as a
+/// pipe-mode script, then replayed on a pipe with `--strict` on a fresh data directory.
+@Suite("A terminal session recorded, then replayed on a pipe", .serialized)
+struct RecordTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    static let clock = ["NO_COLOR": "1", "SOURCE_DATE_EPOCH": "1700000000"]
+
+    /// Plays a session that touches every kind of step: a leave key with a draft, a
+    /// return, typing into the restored draft, a paste with a line break, the cursor moved
+    /// back, `^X o` and a name, a send, Ctrl-C, a typed `/open`, Enter on a restored
+    /// draft, and `/quit`. Returns the script it recorded.
+    func recordSession() throws -> String {
+        let script = fixture.root + "/session.txt"
+        let terminal = try fixture.startTerminal(["--record", script], environment: Self.clock)
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("Bob's ID is \u{18}p")
+        try terminal.waitForPrompt("profile alice> ")
+        try terminal.send("/back\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("bob")
+        try terminal.send("\u{1B}[200~, or\nrob\u{1B}[201~")
+        try terminal.send("\u{2}\u{2}\u{18}o")
+        try terminal.waitFor("open chat with: ")
+        try terminal.send("bob\r")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("hello bob\r")
+        try terminal.waitFor("you: hello bob")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("half\u{3}")
+        try terminal.waitFor("line abandoned")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("/open alice\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        try terminal.waitFor("you: Bob's ID is bob, or")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        return try String(contentsOfFile: script, encoding: .utf8)
+    }
+
+    /// Replays a script on a pipe, `--strict`, on a fresh data directory with the clock
+    /// pinned.
+    func replay(_ script: String, in replayed: Fixture) throws -> (status: Int32, output: String, error: String) {
+        let result = try Fixture.run(
+            Fixture.executable, arguments: ["--data-dir", replayed.dataDirectory, "--strict"],
+            environment: replayed.environment(Self.clock), input: Data(script.utf8), timeout: 60)
+        return (
+            result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self)
+        )
+    }
+
+    @Test func aRecordedSessionReplaysOnAPipeAndAChangedStepFailsThere() throws {
+        let script = try recordSession()
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            lines == [
+                "/open alice",
+                "/expect screen alice",
+                "Bob's ID is \u{18}p",
+                #"/expect draft privateMessage_alice "Bob's ID is " cursor 12 media 0"#,
+                "/expect screen profile alice",
+                "/back",
+                #"/expect draft privateMessage_alice "Bob's ID is " cursor 12 media 0"#,
+                "/expect screen alice",
+                "bob\u{1B}[200~, or\rrob\u{1B}[201~\u{2}\u{2}\u{18}o",
+                "bob",
+                #"/expect draft privateMessage_alice "Bob's ID is bob, or\nrob" cursor 21 media 0"#,
+                "/expect screen bob",
+                "hello bob",
+                #"/expect message 1 "hello bob" from me type text"#,
+                "half\u{3}",
+                "/expect no-draft privateMessage_bob",
+                "/open alice",
+                #"/expect draft privateMessage_alice "Bob's ID is bob, or\nrob" cursor 21 media 0"#,
+                "/expect screen alice",
+                "",
+                "/expect no-draft privateMessage_alice",
+                #"/expect message 1 "Bob's ID is bob, or\nrob" from me type text"#,
+                "/quit",
+                "",
+            ], "\(lines)")
+        // Replayed on a fresh directory: every check holds, and the same messages are stored.
+        let replayed = try Fixture()
+        let result = try replay(script, in: replayed)
+        #expect(result.status == 0, "\(result.error)")
+        let checks = lines.filter { $0.hasPrefix("/expect ") }.count
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == checks)
+        for chat in ["alice", "bob"] {
+            #expect(try replayed.messages(in: chat).map(\.content) == fixture.messages(in: chat).map(\.content))
+        }
+        #expect(try replayed.messages(in: "alice").map(\.content) == ["Bob's ID is bob, or\nrob"])
+        // One step changed (another text sent to bob): the replay fails at the check right
+        // after it, line 14, and runs nothing after.
+        let changed = script.replacingOccurrences(of: "hello bob\n", with: "hello rob\n")
+        let failed = try replay(changed, in: try Fixture())
+        #expect(failed.status == 1)
+        #expect(failed.error.hasSuffix("draftline: stopped at line 14 (--strict)\n"), "\(failed.error)")
+        #expect(failed.error.contains(#"expectation failed: last message is "hello bob" from me type text"#))
+    }
+
+    /// `--record` is for a terminal: on a pipe the input is the script already (status 2),
+    /// and a path it cannot write is refused before anything runs.
+    @Test func recordNeedsATerminalAndAPathItCanWrite() throws {
+        let piped = try fixture.runPiped("/open alice\n", arguments: ["--record", fixture.root + "/r.txt"])
+        #expect(piped.status == 2)
+        #expect(piped.error.contains("--record writes a terminal session down"), "\(piped.error)")
+        try FileManager.default.createDirectory(atPath: fixture.dataDirectory, withIntermediateDirectories: true)
+        let inside = try fixture.startTerminal(["--record", fixture.dataDirectory + "/r.txt"])
+        try inside.waitFor("cannot write the record")
+        #expect(try inside.waitForExit() == .exited(2))
+        #expect(try fixture.runPiped("", arguments: ["--record"]).status == 2)
+    }
+}
