@@ -90,6 +90,46 @@ struct JournalTests {
         #expect(feed.takeAll().isEmpty)
     }
 
+    /// A record read while the other process appends the next message to the same segment
+    /// (its one `write` half done, as a reader sees it: the kernel makes a write visible a
+    /// page at a time) brings its message: the feed reads what was whole before the append,
+    /// which holds it (a record is written after its append), and the next message once its
+    /// append is whole. A lost arrival otherwise: 'b-83' in one run of
+    /// LiveConversationEndToEndTests' 200 messages each way.
+    @Test func aRecordReadWhileTheNextAppendIsHalfWrittenBringsItsMessage() throws {
+        let writer = try PropertyListHistory(directory: data, segmentCapacity: 1000)
+        let segment = URL(fileURLWithPath: data + "/chats/alice+bob/00000000.plist")
+        let journal = data + "/live/journal"
+        try writer.append(message("first"), to: pair)
+        let start = try Data(contentsOf: URL(fileURLWithPath: journal)).count
+        try writer.append(message("whole"), to: pair)
+        let before = try Data(contentsOf: segment)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: journal)).suffix(from: start)
+        try writer.append(message("half"), to: pair)
+        let after = try Data(contentsOf: segment)
+        let half = try Data(contentsOf: URL(fileURLWithPath: journal)).suffix(from: start + whole.count)
+        #expect(after.prefix(before.count) == before, "an append only adds bytes")
+        func addToJournal(_ record: Data) throws {
+            let handle = try #require(FileHandle(forWritingAtPath: journal))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: record)
+            try handle.close()
+        }
+        // Each cut as a reader finds it mid-write: the segment's new end cut after `cut`
+        // bytes, the half-written message's record not yet journalled. A fresh feed each time.
+        let reader = try PropertyListHistory(directory: data)
+        for cut in 1..<(after.count - before.count) {
+            #expect(truncate(journal, off_t(start)) == 0)
+            let feed = reader.follow(notifications: false)
+            try after.prefix(before.count + cut).write(to: segment)
+            try addToJournal(whole)
+            #expect(feed.takeAll().map(\.message.content) == ["whole"], "cut after \(cut) bytes")
+            try after.write(to: segment)
+            try addToJournal(half)
+            #expect(feed.takeAll().map(\.message.content) == ["half"], "cut after \(cut) bytes")
+        }
+    }
+
     @Test func aBulkLoadCanSkipTheJournal() throws {
         let history = try PropertyListHistory(directory: data)
         let feed = try PropertyListHistory(directory: data).follow(notifications: false)

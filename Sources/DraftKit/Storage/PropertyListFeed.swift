@@ -98,7 +98,11 @@ struct RecordLookup {
                 guard let found = one.message else { return nil }
                 message = found
             } else {
-                guard let read = SegmentCodec.decode(data) else { return nil }
+                // Bytes that are no segment may be another process's append half written (a
+                // reader sees a write a page at a time): what was whole before it holds the
+                // record's message, its line being written after its append.
+                guard let read = SegmentCodec.decode(data) ?? SegmentLayout.recovered(from: [UInt8](data))?.messages
+                else { return nil }
                 last = (key, read)
                 seen[key] = Seen(status: status, count: read.count)
                 guard record.position < read.count else { return nil }
