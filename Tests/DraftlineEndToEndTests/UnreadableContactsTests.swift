@@ -1,3 +1,4 @@
+import DraftKit
 import DraftlineTestSupport
 import Foundation
 import Testing
@@ -52,6 +53,31 @@ struct UnreadableContactsTests {
         #expect(result.error.contains("could not read \(data)/contacts.index: pread: Input/output error"))
         #expect(!result.error.contains("no user 'zed'"), "\(result.error)")
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+    }
+
+    /// Someone who is no contact but whose private chat holds history (brought in by an
+    /// import) is known by that history: when it cannot be read, that is said, naming the
+    /// chat's folder, never "no user" (`Session.checkKnown` took a failed read for none).
+    @Test func aUserKnownByAChatWhoseHistoryCannotBeReadIsNotCalledUnknown() throws {
+        let chat = "yves+zed"
+        try fixture.writeSegment(
+            [Message(chatID: chat, messageID: "i1", content: "imported", target: "zed", sender: "yves")], chat: chat,
+            number: 0)
+        let clean = try fixture.runPiped("/open yves\n", arguments: ["--data-dir", data, "--as", "zed"])
+        #expect(clean.status == 0 && clean.error.isEmpty, "\(clean.error)")
+        let folder = "\(data)/chats/\(chat)"
+        let result = try Fixture.run(
+            Fixture.executable, arguments: ["--data-dir", data, "--as", "zed"],
+            environment: fixture.environment(["DRAFTLINE_FAULTS": "fail=0+:EIO:openat:\(folder)"]),
+            input: Data("/open yves\n".utf8), timeout: 60)
+        let error = String(decoding: result.error, as: UTF8.self)
+        #expect(error.split(separator: "\n").count == 1, "\(error)")
+        #expect(error.contains(folder) && error.contains(String(cString: strerror(EIO))), "\(error)")
+        #expect(!error.contains("no user 'yves'"), "\(error)")
+        // The next clean run opens the chat and sends into it.
+        let next = try fixture.runPiped("/open yves\nafter\n", arguments: ["--data-dir", data, "--as", "zed"])
+        #expect(next.status == 0, "\(next.error)")
+        #expect(try fixture.messages(in: chat).map(\.content) == ["imported", "after"])
     }
 
     @Test func aDataDirectoryThatCannotBeLookedAtIsNotTakenForAMissingOne() throws {

@@ -302,8 +302,15 @@ public final class Session {
         } catch {
             throw .historyUnreadable(.unavailable(error))
         }
+        // A chat whose history cannot be read says so, naming the file: never "no user".
         let chat = InputTarget.privateChat(key).chatID(as: identity)
-        if let last = try? history.recentMessages(in: chat, limit: 1).value, !last.isEmpty { return }
+        do throws(StoreError) {
+            let reading = try history.recentMessages(in: chat, limit: 1)
+            note(reading.warnings)
+            if !reading.value.isEmpty { return }
+        } catch {
+            throw .historyUnreadable(error)
+        }
         throw .unknownUser(key)
     }
 
