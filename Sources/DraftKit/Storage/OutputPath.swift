@@ -19,7 +19,7 @@ public struct OutputPath {
     let name: String
 
     /// Checks `path` against the data directory at `dataDirectory` (which may not exist
-    /// yet: then nothing can be in it).
+    /// yet: then nothing can be in it; one that cannot be opened refuses the path).
     public init(_ path: String, dataDirectory: String?) throws(OutputPathError) {
         self.path = path
         let slash = path.lastIndex(of: "/")
@@ -33,12 +33,27 @@ public struct OutputPath {
         } catch {
             throw OutputPathError(path: path, problem: .failed(error))
         }
-        if let dataDirectory, let data = try? Directory.open(dataDirectory, create: false, requirePrivate: false),
-            let identity = try? data.descriptor.status(), try parent.isInside(identity)
+        if let dataDirectory, let identity = try Self.identity(ofDataDirectory: dataDirectory, checking: path),
+            try parent.isInside(identity)
         {
             throw OutputPathError(path: path, problem: .insideDataDirectory(dataDirectory))
         }
         try checkRegular()
+    }
+
+    /// The data directory's device and inode (`open`, `fstat`), to check `path` against;
+    /// `nil` only when it is not there (`ENOENT`): a call that fails for any other reason
+    /// is an error, never "nothing can be in it".
+    private static func identity(
+        ofDataDirectory dataDirectory: String, checking path: String
+    ) throws(OutputPathError) -> FileStatus? {
+        do throws(FileError) {
+            let data = try Directory.open(dataDirectory, create: false, requirePrivate: false)
+            return try data.descriptor.status()
+        } catch {
+            if error.refusal == nil && error.code == ENOENT { return nil }
+            throw OutputPathError(path: path, problem: .unplaceable(error))
+        }
     }
 
     /// Refuses a name that holds something other than a regular file (or that cannot be
