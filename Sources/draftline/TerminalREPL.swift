@@ -47,8 +47,17 @@ struct TerminalREPL {
                     + "run with LANG=C.UTF-8\n", to: .error, style: .warning)
         }
         // The edit line's history in memory: the file's lines at start and this session's.
-        var entered = lineHistory.load()
+        // A file that cannot be read is said once and left as it is: a line entered is added
+        // to the file as it is then (a file that holds no list of lines is never replaced).
+        var entered: [String] = []
         var lineHistoryFailed = false
+        do throws(StoreError) { entered = try lineHistory.load() } catch {
+            console.write(
+                "warning: the edit-line history was not loaded: " + TerminalText.visible(Presenter.describe(error))
+                    + "\n", to: .error, style: .warning)
+            // Its save would fail for the same reason: not said again.
+            if case .unavailable(let failure) = error, !failure.isTransient { lineHistoryFailed = true }
+        }
         // Lines entered that the file does not hold yet: saved at the next chance the lock is
         // free (tried once, never waited for, so a held lock keeps no key waiting), and at
         // the end, waiting as a send does.

@@ -36,6 +36,29 @@ struct LineHistoryIdentityTests {
         #expect(try fixture.lineHistory(of: "alice") == ["/open bob", "the PIN is 4921", "/quit"])
     }
 
+    /// Issue 29: a history file whose read fails at start is said in one line naming it,
+    /// and is never rewritten from the failed read: the lines entered then are added to
+    /// the lines it holds. The first `openat` of the file fails (`DRAFTLINE_FAULTS`).
+    @Test func aHistoryThatCannotBeReadIsSaidAndNeverRewrittenFromNothing() throws {
+        let file = fixture.dataDirectory + "/line-history.me.plist"
+        do {
+            let first = try fixture.startTerminal()
+            try first.waitForPrompt("draftline> ")
+            try first.open("bob")
+            #expect(try first.quit() == .exited(0))
+        }
+        #expect(try fixture.lineHistory() == ["/open bob", "/quit"])
+        let terminal = try fixture.startTerminal(
+            environment: ["DRAFTLINE_FAULTS": "fail=0:EIO:openat:\(file)"], columns: 250)
+        let start = try terminal.waitForPrompt("draftline> ")
+        let said = start.split(separator: "\n").filter { $0.contains("edit-line history") }
+        #expect(said.count == 1, "\(start)")
+        #expect(said.first?.contains("\(file): Input/output error") == true, "\(start)")
+        try terminal.open("carol")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.lineHistory() == ["/open bob", "/quit", "/open carol", "/quit"])
+    }
+
     @Test func twoSessionsOfOneIdentityMergeTheirLines() throws {
         let first = try fixture.startTerminal(["--as", "alice"])
         let second = try fixture.startTerminal(["--as", "alice"])

@@ -35,10 +35,12 @@ public struct LineHistoryFile {
         self.limit = limit
     }
 
-    /// The lines, oldest first; empty when the file is missing or unreadable (or nests too
-    /// deep to be read safely).
-    public func load() -> [String] {
-        Array((((try? read()) ?? nil) ?? []).suffix(limit))
+    /// The lines, oldest first; empty when the file is missing. A file that cannot be read,
+    /// or that holds no list of lines (nests too deep to be read safely), throws: the
+    /// caller says so, and the file is left as it is (a line entered later is added to the
+    /// file as it is then, never to this failed read).
+    public func load() throws(StoreError) -> [String] {
+        do throws(FileError) { return Array(try read().suffix(limit)) } catch { throw .unavailable(error) }
     }
 
     /// Adds a line at the end of the file as it is now (another session's lines kept),
@@ -57,10 +59,8 @@ public struct LineHistoryFile {
         if let readOnly = lock.readOnly { throw .readOnly(readOnly) }
         do throws(FileError) {
             func write() throws(FileError) {
-                guard let kept = try read() else {
-                    // A file that is there but is no list of lines is never replaced by these.
-                    throw FileError("read", path: path, refusal: .doesNotParse)
-                }
+                // A file that cannot be read, or is no list of lines, is never replaced by these.
+                let kept = try read()
                 guard let data = try? encoder.encode(Array((kept + lines).suffix(limit))) else {
                     throw FileError("encode", path: path, refusal: .unencodable)
                 }
@@ -74,20 +74,16 @@ public struct LineHistoryFile {
         }
     }
 
-    /// The file's lines; empty when there is none, `nil` when it is there but holds no list
-    /// (no regular file, nested too deep). A line that reads as "no value" is the text
-    /// `$null` (``Line``). A read that fails throws: the lines are written back with one
+    /// The file's lines; empty when there is none. A line that reads as "no value" is the
+    /// text `$null` (``Line``). A read that fails, or a file that is there but holds no
+    /// list (no regular file, nested too deep), throws: the lines are written back with one
     /// more, so a failed read must never read as none.
-    private func read() throws(FileError) -> [String]? {
-        let data: Data?
-        do throws(FileError) {
-            data = try directories.root.read(name)
-        } catch {
-            if error.isTransient { throw error }
-            return nil
+    private func read() throws(FileError) -> [String] {
+        guard let data = try directories.root.read(name) else { return [] }
+        guard let lines = (try? PropertyListInput.decode([Line].self, from: data))?.compactMap(\.text) else {
+            throw FileError("read", path: path, refusal: .doesNotParse)
         }
-        guard let data else { return [] }
-        return (try? PropertyListInput.decode([Line].self, from: data))?.compactMap(\.text)
+        return lines
     }
 
     /// One entry of the file: a string as written (`$null` included, which Foundation's
