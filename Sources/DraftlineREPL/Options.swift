@@ -96,15 +96,16 @@ public struct Options: Equatable, Sendable {
           --demo-delay S     they answer after S seconds (default 2)
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
           --trace            print a line for every draft event (save, restore...)
-          --strict           stop at the first error or failed /expect (status 1);
-                             without it the run goes on, and a failed /expect still
-                             makes the status 1
+          --strict           stop at the first error or failed /expect (status 1),
+                             but not at an error the next line checks with
+                             /expect error; without it the run goes on, and a
+                             failed /expect still makes the status 1
           --report F FILE    when the run ends, write one result per /expect to FILE,
                              with its line, and the other lines' errors (F: tap or
                              junit; give the option once for each)
           --record FILE      on a terminal, write the session to FILE as a script
-                             that replays it on a pipe, with an /expect line after
-                             each draft event (replay: --strict < FILE)
+                             that replays it on a pipe, with /expect lines after
+                             each error and draft event (replay: --strict < FILE)
           --trace-file PATH  append every draft and message event to PATH, one a line;
                              this file holds draft text (without it, drafts never
                              reach the disk)

@@ -240,6 +240,8 @@ extension Presenter {
             return "the edit line is " + Expectation.quoted(text) + (cursor.map { " cursor \($0)" } ?? "")
         case .screen(let name):
             return "screen is \(name)"
+        case .error(let kind):
+            return "the line before got " + (kind.map { "the error \($0.rawValue)" } ?? "an error")
         }
     }
 
@@ -276,6 +278,8 @@ extension Presenter {
             return Expectation.quoted(line.text) + " cursor \(line.cursor)"
         case (.screen(let name), _):
             return name
+        case (.errors(let kinds), _):
+            return kinds.isEmpty ? "no error" : kinds.map(\.rawValue).joined(separator: ", ")
         }
     }
 }

@@ -2,10 +2,11 @@ import DraftKit
 
 /// `--record FILE`: a terminal session written down as the pipe-mode script that replays it
 /// (``PipedLine``'s grammar): each line read as the keys that make the same event on a
-/// pipe, and after each draft event, send or change of screen the `/expect` lines that
-/// check what the user saw then (the draft's text, cursor and media, the message sent, the
-/// screen). Replayed with `--strict` on a fresh data directory it passes; a step changed
-/// fails at the first check after it.
+/// pipe, and after each error, draft event, send or change of screen the `/expect` lines
+/// that check what the user saw then (the error's kind, the draft's text, cursor and
+/// media, the message sent, the screen); nothing after the event that quit. Replayed with
+/// `--strict` on a fresh data directory it passes (an error checked on the very next line
+/// does not stop it); a step changed fails at the first check after it.
 ///
 /// A line is written as it would be typed: text typed after the draft the line started
 /// with is only that text; any other line is Ctrl-U, then the whole line (so the event is
@@ -35,7 +36,7 @@ public struct ScriptRecorder: Sendable {
         guard let keys = Self.keys(for: event, origin: origin, prefill: afterError ? nil : prefill, whole: afterError)
         else { return }
         lines.append(keys)
-        afterError = reports.contains { if case .error = $0 { true } else { false } }
+        afterError = reports.contains { $0.error != nil }
         let all = (asked?.reports ?? []) + reports
         let before = asked?.screen ?? screen
         guard !asking else {
@@ -43,6 +44,8 @@ public struct ScriptRecorder: Sendable {
             return
         }
         asked = nil
+        // After the session ended nothing runs: a check there could never be checked.
+        guard !session.hasQuit else { return }
         lines += Self.checks(after: all, session: session, screen: before).map(\.command)
     }
 
@@ -109,12 +112,19 @@ public struct ScriptRecorder: Sendable {
         return keys + cursorKeys
     }
 
-    /// What the user saw after the event, as expectations: each draft an event touched
-    /// (its text, cursor and media, or that there is none), the message sent, and the
-    /// screen when it changed.
+    /// What the user saw after the event, as expectations: the error it got (first, right
+    /// after the line, where `--strict` looks for it), each draft it touched (its text,
+    /// cursor and media, or that there is none), the message sent, and the screen when it
+    /// changed.
     static func checks(after reports: [Report], session: Session, screen: String) -> [Expectation] {
         var keys: [DraftKey] = []
         var checks: [Expectation] = []
+        // The errors `/expect error` sees: an `/expect` typed into the session is a check itself.
+        var errors: [Expectation] = []
+        for kind in reports.contains(where: \.isCheck) ? [] : reports.compactMap(\.error?.kind)
+        where !errors.contains(.error(kind)) {
+            errors.append(.error(kind))
+        }
         for report in reports {
             switch report {
             case .draft(let event) where event.kind != .unchanged:
@@ -135,7 +145,7 @@ public struct ScriptRecorder: Sendable {
             return .draft(key, text: text?.text, cursor: text?.cursor, media: drafts.attachments(for: key).count)
         }
         let now = session.screenName
-        return stated + checks + (now == screen ? [] : [.screen(now)])
+        return errors + stated + checks + (now == screen ? [] : [.screen(now)])
     }
 }
 

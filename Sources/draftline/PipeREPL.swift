@@ -21,11 +21,28 @@ struct PipeREPL {
         var number = 0
         var piped = PipedLine()
         var results = ScriptResults()
+        // --strict: the line whose error the next line may check with /expect error (an
+        // error the script states is not a surprise); any other next line stops the run.
+        // An error answering a question (a name refused) waits for the question's end: the
+        // lines until then answer it, and the check follows the step.
+        var unchecked: Int?
+        func stop(at line: Int) {
+            results.stop(at: line)
+            console.write("draftline: stopped at line \(line) (--strict)\n", to: .error)
+        }
         reading: while !frontend.hasQuit {
             // Between lines, what other processes sent; the demo peers answer only during
             // /wait, so that a script's transcript does not depend on how fast it ran.
             live?.check(answering: false)
-            guard let line = input.next() else {
+            let next = input.next()
+            if let erred = unchecked, next == nil || frontend.session.question == nil {
+                unchecked = nil
+                guard case .text(let text, _)? = next, Expectation.checksError(text) else {
+                    stop(at: erred)
+                    break
+                }
+            }
+            guard let line = next else {
                 console.show(frontend.handle(.endOfInput).lines)
                 break
             }
@@ -36,8 +53,7 @@ struct PipeREPL {
                 console.show([OutputLine(.error, "line \(number): \(refusal)")])
                 results.record([.error(.lineTooLong(bytes, setAside: false))], line: number)
                 if strict {
-                    results.stop(at: number)
-                    console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+                    stop(at: number)
                     break reading
                 }
             case .text(let text, let repaired):
@@ -47,18 +63,26 @@ struct PipeREPL {
                     ])
                 }
                 var failed = false
+                // An error the next line may check: only the line's last event's (a later
+                // event of the line would leave it unchecked), never a failed check's.
+                var erred = false
                 func handle(_ event: InputEvent, origin: LineOrigin) {
                     guard !frontend.hasQuit, !failed else { return }
+                    guard !erred else {
+                        failed = true
+                        return
+                    }
                     let response = frontend.handle(event, origin: origin)
                     console.show(response.lines)
                     results.record(response.reports, line: number, presenter: frontend.presenter)
-                    failed = strict && response.lines.contains { $0.kind == .error }
-                    for case .wait(let wait) in response.effects where !failed {
+                    erred = strict && response.lines.contains { $0.kind == .error }
+                    for case .wait(let wait) in response.effects where !erred {
                         guard let live else { continue }
                         let ended = live.wait(wait, interruptible: false)
                         results.record(ended, line: number, presenter: frontend.presenter)
-                        failed = strict && ended.contains { if case .error = $0 { true } else { false } }
+                        erred = strict && ended.contains { $0.error != nil }
                     }
+                    if erred && response.reports.contains(where: \.isCheck) { failed = true }
                 }
                 // Enter on an empty line right after a command that failed is Enter again on
                 // the line a terminal gives back: the same attempt, never a send of the draft.
@@ -68,10 +92,10 @@ struct PipeREPL {
                     piped.play(text, prefill: { frontend.prefill }, handle: handle)
                 }
                 if failed {
-                    results.stop(at: number)
-                    console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+                    stop(at: number)
                     break reading
                 }
+                if erred, unchecked == nil { unchecked = number }
             }
         }
         let written = reports?.write(results, at: frontend.session.clock()) ?? true

@@ -40,6 +40,71 @@ struct ExpectationTests {
         }
     }
 
+    /// Every form, as `--record` writes it (``Expectation/command``), parses back to itself:
+    /// the recorder and the parser cannot drift apart.
+    @Test func everyFormWrittenParsesBackToItself() throws {
+        let alice = try GlobalKey(validating: "alice")
+        let key = InputTarget.privateChat(alice).draftKey
+        let comment = InputTarget.comment(.tweet, id: 7, replyTo: alice).draftKey
+        var all: [DraftKit.Expectation] = [
+            .draft(key, text: "a \"b\"\n", cursor: 3, media: 1), .draft(comment, text: nil, cursor: nil, media: nil),
+            .noDraft(key), .drafts(2), .messages(0), .message(3, text: "x", sender: alice, type: "image"),
+            .message(1, text: nil, sender: nil, type: nil), .undo(1), .undoTop("t\t"), .line("", cursor: 0),
+            .screen("home"), .screen("alice"), .screen("profile alice"), .screen("tweet 7"), .error(nil),
+        ]
+        all += DraftlineError.Kind.allCases.map { DraftKit.Expectation.error($0) }
+        for expectation in all {
+            let command = expectation.command
+            #expect(command.hasPrefix("/expect "))
+            #expect(try Expectation(parsing: String(command.dropFirst(8))) == expectation, "\(command)")
+        }
+        // Every form is written by some case above.
+        let forms = Set(all.map { String($0.command.split(separator: " ")[1]) })
+        let named = DraftKit.Expectation.Form.allCases.map(\.rawValue).filter { $0 != "last-message" }
+        #expect(forms.isSuperset(of: named))
+        #expect(throws: DraftlineError.self) { try Expectation(parsing: "error nope") }
+        #expect(throws: DraftlineError.self) { try Expectation(parsing: "error unknown-command x") }
+        #expect(Expectation.checksError("/expect  error bogus") && !Expectation.checksError("/expect errors"))
+        #expect(!Expectation.checksError(" /expect error") && !Expectation.checksError("/expect screen error"))
+    }
+
+    /// PipeMode.md names every kind `/expect error` takes.
+    @Test func pipeModeNamesEveryErrorKind() throws {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Documentation/PipeMode.md")
+        let text = try String(contentsOf: guide, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        for kind in DraftlineError.Kind.allCases {
+            #expect(text.contains("`\(kind.rawValue)`"), "\(kind.rawValue)")
+        }
+    }
+
+    /// `/expect error` checks the errors of the last step that was no check: met after a
+    /// failed command (checks in between change nothing), not after a line that got none;
+    /// a name refused at a prompt and then given right is one step.
+    @Test func anErrorIsCheckedAfterItsLine() throws {
+        let session = Session(contacts: ContactBook(), history: InMemoryHistory())
+        session.handle(.line("/open alice"))
+        session.handle(.line("/nope"))
+        #expect(
+            session.handle(.line("/expect error unknown-command")).reports == [.expectationMet(.error(.unknownCommand))]
+        )
+        #expect(session.handle(.line("/expect screen alice")).reports == [.expectationMet(.screen("alice"))])
+        #expect(session.handle(.line("/expect error")).reports == [.expectationMet(.error(nil))])
+        #expect(
+            session.handle(.line("/expect error file-missing")).reports == [
+                .error(.expectationFailed(.error(.fileMissing), found: .errors([.unknownCommand])))
+            ])
+        session.handle(.line("/back"))
+        #expect(
+            session.handle(.line("/expect error")).reports == [
+                .error(.expectationFailed(.error(nil), found: .errors([])))
+            ])
+        session.handle(.leave(.open, TextDraft(text: "")))
+        session.handle(.line("nobody"))
+        session.handle(.line("bob"))
+        #expect(session.handle(.line("/expect error unknown-user")).reports == [.expectationMet(.error(.unknownUser))])
+    }
+
     /// `/expect line` checks the edit line as the command found it: the pre-filled draft,
     /// its cursor where it was left; a command typed into it does not change it.
     @Test func theLineIsTheOneTheCommandWasTypedInto() throws {

@@ -175,7 +175,7 @@ struct ExpectationTests {
             result.error.split(separator: "\n") == [
                 "error: expectation failed: last message is \"nope\"; found \"hello\"",
                 "error: expectation failed: draft privateMessage_alice media 1; found media 0",
-                "error: 'sideways': use draft, no-draft, drafts, messages, message, last-message, undo, undo-top, line, screen",
+                "error: 'sideways': use draft, no-draft, drafts, messages, message, last-message, undo, undo-top, line, screen, error",
             ])
     }
 

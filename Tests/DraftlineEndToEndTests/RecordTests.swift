@@ -18,10 +18,22 @@ struct RecordTests {
     /// back, `^X o` and a name, a send, Ctrl-C, a typed `/open`, Enter on a restored
     /// draft, and `/quit`. Returns the script it recorded.
     func recordSession() throws -> String {
-        let script = fixture.root + "/session.txt"
+        try record("session") { terminal in try playSession(terminal) }
+    }
+
+    /// Starts draftline on a terminal with `--record`, opens alice's chat, plays `steps`
+    /// (which end the session), and returns the script written.
+    func record(_ name: String, _ steps: (PseudoTerminal) throws -> Void) throws -> String {
+        let script = fixture.root + "/\(name).txt"
         let terminal = try fixture.startTerminal(["--record", script], environment: Self.clock)
         try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
+        try steps(terminal)
+        #expect(try terminal.waitForExit() == .exited(0))
+        return try String(contentsOfFile: script, encoding: .utf8)
+    }
+
+    func playSession(_ terminal: PseudoTerminal) throws {
         try terminal.send("Bob's ID is \u{18}p")
         try terminal.waitForPrompt("profile alice> ")
         try terminal.send("/back\r")
@@ -43,15 +55,16 @@ struct RecordTests {
         try terminal.send("\r")
         try terminal.waitFor("you: Bob's ID is bob, or")
         try terminal.waitForPrompt("alice> ")
-        #expect(try terminal.quit() == .exited(0))
-        return try String(contentsOfFile: script, encoding: .utf8)
+        try terminal.send("/quit\r")
     }
 
     /// Replays a script on a pipe, `--strict`, on a fresh data directory with the clock
     /// pinned.
-    func replay(_ script: String, in replayed: Fixture) throws -> (status: Int32, output: String, error: String) {
+    func replay(
+        _ script: String, in replayed: Fixture, _ extra: [String] = []
+    ) throws -> (status: Int32, output: String, error: String) {
         let result = try Fixture.run(
-            Fixture.executable, arguments: ["--data-dir", replayed.dataDirectory, "--strict"],
+            Fixture.executable, arguments: ["--data-dir", replayed.dataDirectory, "--strict"] + extra,
             environment: replayed.environment(Self.clock), input: Data(script.utf8), timeout: 60)
         return (
             result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self)
@@ -105,6 +118,98 @@ struct RecordTests {
         #expect(failed.status == 1)
         #expect(failed.error.hasSuffix("draftline: stopped at line 14 (--strict)\n"), "\(failed.error)")
         #expect(failed.error.contains(#"expectation failed: last message is "hello bob" from me type text"#))
+    }
+
+    /// Plays a session in which lines get errors, as a person's do: a typo'd command,
+    /// Enter again on the line given back, a failed `/attach`, text refused at home, a name
+    /// refused at `^X o`'s prompt and then given right, then a send, and Ctrl-D twice with
+    /// a draft kept. Returns the script it recorded.
+    func recordSessionWithErrors() throws -> String {
+        try record("errors") { terminal in try playSessionWithErrors(terminal) }
+    }
+
+    func playSessionWithErrors(_ terminal: PseudoTerminal) throws {
+        try terminal.send("/opne bob\r")
+        try terminal.waitFor("unknown command '/opne'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        try terminal.waitFor("unknown command '/opne'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}/attach /nonexistent/photo.png\r")
+        try terminal.waitFor("no such file")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}for bob\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("stray\r")
+        try terminal.waitFor("not sent 'stray'")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{15}\u{18}o")
+        try terminal.waitFor("open chat with: ")
+        try terminal.send("nobody\r")
+        try terminal.waitFor("no user 'nobody'")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("\u{15}bob\r")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("hi bob\r")
+        try terminal.waitFor("you: hi bob")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{4}")
+        try terminal.waitFor("would be forgotten")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{4}")
+    }
+
+    /// A recording with errors replays under `--strict`: each error is checked right after
+    /// its line (`/expect error <kind>`), so the replay passes, and its JUnit report holds
+    /// every check; nothing is written after the Ctrl-D that quit. A step changed (the typo
+    /// fixed) fails at the check after it.
+    @Test func aRecordingWithErrorsReplaysUnderStrictAndAChangedStepFailsThere() throws {
+        let script = try recordSessionWithErrors()
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            lines == [
+                "/open alice",
+                "/expect screen alice",
+                "/opne bob",
+                "/expect error unknown-command",
+                "\u{15}/opne bob",
+                "/expect error unknown-command",
+                "\u{15}/attach /nonexistent/photo.png",
+                "/expect error file-missing",
+                "\u{15}for bob\u{18}b",
+                #"/expect draft privateMessage_alice "for bob" cursor 7 media 0"#,
+                "/expect screen home",
+                "stray",
+                "/expect error not-sent-no-chat",
+                "\u{18}o",
+                "nobody",
+                "\u{15}bob",
+                "/expect error unknown-user",
+                "/expect screen bob",
+                "hi bob",
+                #"/expect message 1 "hi bob" from me type text"#,
+                "\u{4}",
+                "\u{4}",
+                "",
+            ], "\(lines)")
+        let replayed = try Fixture()
+        let junit = replayed.root + "/replay.xml"
+        let result = try replay(script, in: replayed, ["--report", "junit", junit])
+        #expect(result.status == 0, "\(result.error)")
+        let checks = lines.filter { $0.hasPrefix("/expect ") }.count
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == checks)
+        #expect(try replayed.messages(in: "bob").map(\.content) == ["hi bob"])
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="replay" tests="\#(checks)" failures="0" errors="0""#), "\(xml)")
+        // The typo fixed: the chat with bob opens, and the check after it fails there.
+        let changed = script.replacingOccurrences(
+            of: "/expect screen alice\n/opne bob\n", with: "/expect screen alice\n/open bob\n")
+        #expect(changed != script)
+        let failed = try replay(changed, in: try Fixture())
+        #expect(failed.status == 1)
+        #expect(failed.error.hasSuffix("draftline: stopped at line 4 (--strict)\n"), "\(failed.error)")
+        #expect(
+            failed.error.contains("expectation failed: the line before got the error unknown-command; found no error"))
     }
 
     /// `--record` is for a terminal: on a pipe the input is the script already (status 2),

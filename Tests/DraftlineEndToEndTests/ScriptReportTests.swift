@@ -128,6 +128,47 @@ struct ScriptReportTests {
         #expect(try run(["/open alice", "/expect screen alice"]).status == 0)
     }
 
+    /// Under `--strict` an error the very next line checks (`/expect error [kind]`) is no
+    /// surprise: the run goes on, and the check is a result of its own. Any other next line,
+    /// the wrong kind, or no error to check stops the run; an error answering a question
+    /// (a name refused) is checked after the question's end; a failed check is never
+    /// excused.
+    @Test func strictGoesOnPastAnErrorTheNextLineChecks() throws {
+        let tap = fixture.root + "/checked.tap"
+        let checked = try run(
+            ["/open alice", "/nope", "/expect error unknown-command", "/wait 1 0.1", "/expect error", "hi"],
+            ["--strict", "--report", "tap", tap])
+        #expect(checked.status == 0, "\(checked.error)")
+        let text = try String(contentsOfFile: tap, encoding: .utf8)
+        try Self.checkTAPRules(text)
+        #expect(text.contains("# line 2: error: unknown command '/nope'"))
+        #expect(text.contains("ok 1 - line 3: the line before got the error unknown-command\n"))
+        #expect(text.contains("ok 2 - line 5: the line before got an error\n"))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["hi"])
+        let stops: [([String], Int, String)] = [
+            (["/open alice", "/nope", "/expect screen alice"], 2, ""),
+            (["/open alice", "/nope"], 2, ""),
+            (["/open alice", "/nope", "/expect error file-missing"], 3, "found unknown-command"),
+            (["/open alice", "/expect error"], 2, "found no error"),
+            (["/open alice", "/nope", "/expect error", "/expect screen bob"], 4, "found alice"),
+            (["/open alice", "/expect screen bob", "/expect error"], 2, "found alice"),
+            (["/open alice", "\u{18}o", "nobody", "bob", "/expect screen bob"], 3, ""),
+        ]
+        for (script, line, found) in stops {
+            let stopped = try run(script, ["--strict"], data: try Fixture().dataDirectory)
+            #expect(stopped.status == 1, "\(script)")
+            #expect(
+                stopped.error.hasSuffix("draftline: stopped at line \(line) (--strict)\n"),
+                "\(script): \(stopped.error)")
+            #expect(found.isEmpty || stopped.error.contains(found), "\(script): \(stopped.error)")
+        }
+        let answered = try run(
+            ["/open alice", "\u{18}o", "nobody", "bob", "/expect error unknown-user", "/expect screen bob"],
+            ["--strict"],
+            data: try Fixture().dataDirectory)
+        #expect(answered.status == 0, "\(answered.error)")
+    }
+
     /// 2: the command line or the data directory cannot be used; 3: a message could not be
     /// stored (the storing failure wins over a failed expectation).
     @Test func theOtherStatusesSayWhatCouldNotBeDone() throws {

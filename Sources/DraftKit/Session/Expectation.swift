@@ -29,11 +29,17 @@ public enum Expectation: Equatable, Sendable {
     /// `screen home|<user>|profile <user>|<kind> <id>`: the screen, as
     /// ``Session/screenName`` names it.
     case screen(String)
+    /// `error [<kind>]`: the last line before this one that was not an `/expect` (the
+    /// event it made, and a `/wait`'s end) got an error, of that ``DraftlineError/Kind``
+    /// when one is named. What `--record` writes after a line that got an error, so that
+    /// a replay checks the error happened; on a pipe `--strict` does not stop at an
+    /// error when the very next line is this check (it stops there if the check fails).
+    case error(DraftlineError.Kind?)
 
     /// The first word: which form.
     public enum Form: String, CaseIterable, Sendable {
         case draft, noDraft = "no-draft", drafts, messages, message, lastMessage = "last-message", undo
-        case undoTop = "undo-top", line, screen
+        case undoTop = "undo-top", line, screen, error
 
         /// The form's usage line.
         public var usage: String {
@@ -48,6 +54,7 @@ public enum Expectation: Equatable, Sendable {
             case .undoTop: return "/expect undo-top \"text\""
             case .line: return "/expect line \"text\" [cursor n]"
             case .screen: return "/expect screen home|<user>|profile <user>|tweet|topic|task <id>"
+            case .error: return "/expect error [kind, as unknown-command or file-missing]"
             }
         }
     }
@@ -67,6 +74,8 @@ public enum Expectation: Equatable, Sendable {
         case line(TextDraft)
         /// The screen's name.
         case screen(String)
+        /// The kinds of the errors the line before got (none: it got none).
+        case errors([DraftlineError.Kind])
     }
 
     /// The counts a clause takes.
@@ -161,8 +170,24 @@ public enum Expectation: Equatable, Sendable {
                     self = .screen(try GlobalKey(validating: name).rawValue)
                 }
             }
+        case .error:
+            guard let token = tokens.next() else {
+                self = .error(nil)
+                break
+            }
+            guard case .word(let name) = token, let kind = DraftlineError.Kind(rawValue: name) else {
+                throw .invalidArgument(token.text, expected: .choice(DraftlineError.Kind.allCases.map(\.rawValue)))
+            }
+            self = .error(kind)
         }
         if let extra = tokens.next() { throw .unexpectedArgument(extra.text, usage: form.usage) }
+    }
+
+    /// Whether `line`, a piped line, is an `/expect error` check (well formed or not): the
+    /// line `--strict` lets check the error of the line before it.
+    public static func checksError(_ line: String) -> Bool {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(2)
+        return line.hasPrefix("/") && words.map(String.init) == ["/expect", Form.error.rawValue]
     }
 
     /// A draft key as the original builds it, made from checked parts.
@@ -307,6 +332,7 @@ extension Expectation {
         case .undoTop(let quoted): text = "undo-top " + Self.quoted(quoted)
         case .line(let quoted, let cursor): text = "line " + Self.quoted(quoted) + part("cursor", cursor)
         case .screen(let name): text = "screen \(name)"
+        case .error(let kind): text = "error" + (kind.map { " \($0.rawValue)" } ?? "")
         }
         return "/expect " + text
     }

@@ -48,9 +48,21 @@ extension Session {
         case .screen(let name):
             found = .screen(screenName)
             holds = screenName == name
+        case .error(let kind):
+            let kinds = lastLineErrors.map(\.kind)
+            found = .errors(kinds)
+            holds = kind.map(kinds.contains) ?? !kinds.isEmpty
         }
         guard holds else { throw .expectationFailed(expectation, found: found) }
         return [.expectationMet(expectation)]
+    }
+
+    /// Keeps the errors of an event for `/expect error`, unless the event was a check: an
+    /// answer to a question adds to those of the event that asked it (a name refused and
+    /// then given again is one step, as a recording writes it).
+    func rememberErrors(of reports: [Report], answering: Bool) {
+        guard !reports.contains(where: \.isCheck) else { return }
+        lastLineErrors = (answering ? lastLineErrors : []) + reports.compactMap(\.error)
     }
 
     /// The screen as `/expect screen` names it: `home`, `alice`, `profile alice`, `tweet 123`.
@@ -87,5 +99,21 @@ extension Session {
         } catch {
             throw .historyUnreadable(error)
         }
+    }
+}
+
+extension Report {
+    /// Whether this is the result of an `/expect` check, met or not.
+    public var isCheck: Bool {
+        switch self {
+        case .expectationMet, .error(.expectationFailed): return true
+        default: return false
+        }
+    }
+
+    /// The error this reports, if it is one.
+    public var error: DraftlineError? {
+        guard case .error(let error) = self else { return nil }
+        return error
     }
 }

@@ -55,6 +55,12 @@ extension Session {
     /// ``arrivalsNotWaitedFor``. One line either way: what came, or an error (time ran out,
     /// or the user stopped it).
     public func endWait(_ wait: Wait, interrupted: Bool = false) -> [Report] {
+        let reports = waitEnded(wait, interrupted: interrupted)
+        lastLineErrors += reports.compactMap(\.error)
+        return reports
+    }
+
+    private func waitEnded(_ wait: Wait, interrupted: Bool) -> [Report] {
         switch wait.until {
         case .arrivals(let wanted):
             let arrived = min(arrivalsNotWaitedFor, wanted)

@@ -38,6 +38,10 @@ public final class Session {
     /// command attempt, nothing sent), as on a terminal. Any other piped line starts from
     /// the baseline: a script cannot see the error to fix the line. Cleared by every event.
     public internal(set) var lineToEnterAgain: (text: String, origin: LineOrigin)?
+    /// The errors of the last step that was not an `/expect` check (an event, with the
+    /// answers to the question it asked and a `/wait`'s end): what `/expect error` checks
+    /// (``rememberErrors(of:answering:)``).
+    public internal(set) var lastLineErrors: [DraftlineError] = []
     /// Whether Ctrl-D was pressed once with drafts in memory and nothing came since: a
     /// Ctrl-D that is the very next key quits.
     public internal(set) var isQuitPending = false
@@ -173,7 +177,9 @@ public final class Session {
         case .line:
             outcome = enter(&read)
         }
-        return outcome + finish(read) + showInputAgain() + takePendingReports()
+        let handled = outcome + finish(read) + showInputAgain() + takePendingReports()
+        rememberErrors(of: handled.reports, answering: read.question != nil)
+        return handled
     }
 
     /// Keeps the store's warnings of a call this session made, to show after its report.
