@@ -16,6 +16,11 @@ public struct DraftStore: Sendable {
     public private(set) var media: [DraftKey: [Attachment]] = [:]
     /// When each target's draft last changed.
     public private(set) var updated: [DraftKey: Date] = [:]
+    /// For a draft kept with a command attempt typed into an older one (a leave with the
+    /// attempt in the line), that older text: the baseline the draft's line is still
+    /// judged against when it comes back (SPEC §1a, "the line's baseline"), so the attempt
+    /// is never sent. No other draft has one: its baseline is the draft itself.
+    public private(set) var baselines: [DraftKey: TextDraft] = [:]
 
     public init() {}
 
@@ -34,15 +39,21 @@ public struct DraftStore: Sendable {
     /// The media draft of a target; empty when it has none.
     public func attachments(for key: DraftKey) -> [Attachment] { media[key] ?? [] }
 
+    /// The baseline a target's draft text is judged against, when it is not the draft
+    /// itself (``baselines``).
+    public func baseline(for key: DraftKey) -> TextDraft? { baselines[key] }
+
     /// Whether a target has a draft of either kind.
     public func hasDraft(for key: DraftKey) -> Bool { texts[key] != nil || media[key] != nil }
 
-    /// Saves the text left in the edit line; empty text removes the text entry.
+    /// Saves the text left in the edit line; empty text removes the text entry. The draft's
+    /// baseline is `baseline` (``baselines``): `nil`, the draft itself.
     ///
     /// Returns what the store did, for the trace.
     @discardableResult
-    public mutating func saveText(_ draft: TextDraft, for key: DraftKey) -> Change {
+    public mutating func saveText(_ draft: TextDraft, for key: DraftKey, baseline: TextDraft? = nil) -> Change {
         defer { touch(key) }
+        baselines[key] = draft.text.isEmpty ? nil : baseline
         if draft.text.isEmpty {
             return texts.removeValue(forKey: key) == nil ? .none : .removed
         }
@@ -66,6 +77,7 @@ public struct DraftStore: Sendable {
     @discardableResult
     public mutating func remove(_ key: DraftKey) -> Removed {
         defer { touch(key) }
+        baselines.removeValue(forKey: key)
         return Removed(text: texts.removeValue(forKey: key), attachments: media.removeValue(forKey: key) ?? [])
     }
 
@@ -82,6 +94,7 @@ public struct DraftStore: Sendable {
         texts.removeAll()
         media.removeAll()
         updated.removeAll()
+        baselines.removeAll()
         return gone
     }
 

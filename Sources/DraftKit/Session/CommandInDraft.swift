@@ -61,7 +61,7 @@ public enum CommandInDraft {
     }
 
     /// Whether a command line names a declared command.
-    private static func isDeclared(_ command: String) -> Bool {
+    static func isDeclared(_ command: String) -> Bool {
         let name = command.dropFirst().prefix { $0 != " " && $0 != "\t" && $0 != "\n" }
         return CommandCatalogue.spec(named: String(name)) != nil
     }

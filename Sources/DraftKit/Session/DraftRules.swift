@@ -52,14 +52,15 @@ public struct DraftRules: Sendable {
         DraftStore.Removed(text: drafts.text(for: key), attachments: drafts.attachments(for: key))
     }
 
-    /// Keeps `text` as the target's draft text (empty text removes it), because of `cause`.
-    /// The text that was there is returned: the caller accounts for it.
+    /// Keeps `text` as the target's draft text (empty text removes it), because of `cause`,
+    /// judged against `baseline` when it comes back (``DraftStore/baselines``; `nil`: the
+    /// draft itself). The text that was there is returned: the caller accounts for it.
     public mutating func keep(
-        _ text: TextDraft, for target: InputTarget, because cause: DraftEvent.Cause
+        _ text: TextDraft, for target: InputTarget, because cause: DraftEvent.Cause, baseline: TextDraft? = nil
     ) -> (replaced: TextDraft?, events: [DraftEvent]) {
         let key = target.draftKey
         let before = drafts.text(for: key)
-        switch drafts.saveText(text, for: key) {
+        switch drafts.saveText(text, for: key, baseline: baseline) {
         case .saved:
             return (before, [DraftEvent(.saved, key, cause, snapshot(key))])
         case .removed:

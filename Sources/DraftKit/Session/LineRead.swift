@@ -32,6 +32,8 @@ struct LineRead {
     let given: TextDraft
     /// What typing into the line is judged against (``Session/baseline``), when anything.
     let baseline: TextDraft?
+    /// The text the line held for the user where no draft keeps it (``Session/heldLine``).
+    let held: TextDraft?
     /// How the read ended.
     let ending: InputEvent
     /// What recalls replaced of the user's text, oldest first (empty when none did).
@@ -80,11 +82,12 @@ struct LineRead {
     var keptOverRecall: TextDraft?
 
     init(
-        given: TextDraft, baseline: TextDraft?, ending: InputEvent, origin: LineOrigin,
+        given: TextDraft, baseline: TextDraft?, held: TextDraft?, ending: InputEvent, origin: LineOrigin,
         question: Navigator.Question?, target: InputTarget?, draft: TextDraft?
     ) {
         self.given = given
         self.baseline = baseline
+        self.held = held
         self.ending = ending
         self.recalledOver = origin.recalledOver.filter { !$0.text.isEmpty }
         kind = origin.kind
@@ -124,6 +127,33 @@ struct LineRead {
     /// (Whether another line happens to hold its characters is never asked: a coincidence
     /// is not a draft kept.)
     var draftAccounted: Bool { draft == nil || givenHeldDraft }
+
+    /// What was typed into the baseline, when a `/` was (``CommandInDraft/typedInto(_:given:pasted:)``).
+    /// A draft kept with an attempt in it is asked first whether a known command was typed
+    /// into it as kept (` /drafts` after the attempt): that command runs; anything else is
+    /// judged against the older baseline, so the attempt stays one.
+    var typed: CommandInDraft.Typed? {
+        guard !isRecalled, let baseline else { return nil }
+        if held == nil, let draft, draft != baseline,
+            case .command(let command)? = CommandInDraft.typedInto(text, given: draft, pasted: pasted),
+            CommandInDraft.isDeclared(command)
+        {
+            return .command(command)
+        }
+        return CommandInDraft.typedInto(text, given: baseline, pasted: pasted)
+    }
+
+    /// The baseline that `kept`, kept as the target's draft, is still judged against: this
+    /// read's, when a `/` was typed into it there (a command attempt, or a `//`), so that
+    /// the draft brought back means what the line meant now and an attempt is never sent
+    /// (issue 28, D16); `nil` when `kept` holds no such `/` and is its own baseline.
+    /// `pasted`: what of `kept` was pasted (a pasted `/` is text).
+    func baseline(keeping kept: TextDraft, pasted: [Range<Int>]) -> TextDraft? {
+        guard let baseline, CommandInDraft.typedInto(kept.text, given: baseline, pasted: pasted) != nil else {
+            return nil
+        }
+        return baseline
+    }
 
     /// Whether a recalled-over piece is in `holder` as it was: the same text, inside it,
     /// or with one insertion (the user came back to it and typed into it).

@@ -23,9 +23,7 @@ extension Session {
         let text = read.text
         // Typed into the baseline (the draft as restored, or the text held here): a `/`
         // typed there is a command attempt, however often the line came back meanwhile.
-        if !read.isRecalled, let baseline = read.baseline,
-            let typed = CommandInDraft.typedInto(text, given: baseline, pasted: read.pasted)
-        {
+        if let typed = read.typed {
             switch typed {
             case .command(let command): return runTyped(command, into: &read)
             case .literalSlash(let message): return send(message, &read)
@@ -47,7 +45,7 @@ extension Session {
             read.settleLine(.used)
             // Text held in the line (no draft keeps it) comes back, unless the command went
             // elsewhere; a draft stays where it is.
-            if let held = read.baseline, held != read.draft {
+            if let held = read.held, held != read.draft {
                 if screen == before && navigator.question == nil {
                     read.nextLine = held
                     read.hold = .unchanged
@@ -91,7 +89,8 @@ extension Session {
         // The draft as restored, untouched before the recall, comes back as it was, cursor
         // and all; text typed into it before the recall is kept as it was then.
         let kept = read.draft.map { $0.text == first.text ? $0 : first } ?? first
-        var reports = keep(kept, as: target, because: .keptOverRecall, &read)
+        var reports = keep(
+            kept, as: target, because: .keptOverRecall, baseline: read.baseline(keeping: kept, pasted: []), &read)
         read.keptOverRecall = kept
         for later in read.recalledOver.dropFirst() where !read.recalledHeld(later, by: first.text) {
             reports += setAside(later, from: .draft(target.draftKey), .replacedByRecall, &read)
@@ -228,7 +227,10 @@ extension Session {
         }
         setAsideRecalled(unlessHeldBy: read.text, from: .draft(target.draftKey), &read)
         let cause: DraftEvent.Cause = read.text.isEmpty ? .leftEmpty(key) : .left(key)
-        let reports = keep(read.line, as: target, because: cause, &read)
+        // A `/` typed into the baseline keeps it, so the draft is an attempt again when it
+        // comes back; a recalled line kept is its own baseline.
+        let baseline = read.isRecalled ? nil : read.baseline(keeping: read.line, pasted: read.pasted)
+        let reports = keep(read.line, as: target, because: cause, baseline: baseline, &read)
         read.settleLine(read.text.isEmpty ? .nothing : .draft)
         return reports + navigate(with: key)
     }

@@ -2,13 +2,15 @@
 /// undo stack, given back in the next line), and ``finish(_:)``, which places what no rule
 /// placed. Every rule in `Session+Ledger.swift` is made of these.
 extension Session {
-    /// Keeps `text` as the target's draft; the draft it replaces, unless it was in the line
-    /// this text came from, goes on the undo stack.
+    /// Keeps `text` as the target's draft, judged against `baseline` when it comes back
+    /// (``LineRead/baseline(keeping:pasted:)``; `nil`: itself); the draft it replaces,
+    /// unless it was in the line this text came from, goes on the undo stack.
     func keep(
-        _ text: TextDraft, as target: InputTarget, because cause: DraftEvent.Cause, _ read: inout LineRead
+        _ text: TextDraft, as target: InputTarget, because cause: DraftEvent.Cause, baseline: TextDraft? = nil,
+        _ read: inout LineRead
     ) -> [Report] {
         let key = target.draftKey
-        let (replaced, events) = rules.keep(text, for: target, because: cause)
+        let (replaced, events) = rules.keep(text, for: target, because: cause, baseline: baseline)
         var reports = events.map(Report.draft)
         if let replaced, replaced != text {
             if text.text.isEmpty {

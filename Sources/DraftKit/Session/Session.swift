@@ -134,11 +134,13 @@ public final class Session {
     /// sent, cleared, discarded, brought back by `/undo`), or, where no draft is kept, the
     /// text the line holds for the user. A line given back after a failed command, a
     /// recall and a return, editing keys, a resize, an arrival or a refused Enter never
-    /// move it: it is state of the session, not of one read. `nil` at a prompt.
+    /// move it: it is state of the session, not of one read. A draft kept with a command
+    /// attempt typed into it keeps the baseline it was typed into
+    /// (``DraftStore/baselines``): brought back, it is an attempt again. `nil` at a prompt.
     public var baseline: TextDraft? {
         guard navigator.question == nil else { return nil }
         if let heldLine { return heldLine }
-        return screen.target.flatMap { drafts.text(for: $0.draftKey) }
+        return screen.target.flatMap { drafts.baseline(for: $0.draftKey) ?? drafts.text(for: $0.draftKey) }
     }
 
     /// Handles one input event: what to show, and what the front end is asked to do.
@@ -151,7 +153,8 @@ public final class Session {
         guard !hasQuit else { return [] }
         lineToEnterAgain = nil
         var read = LineRead(
-            given: line, baseline: baseline, ending: event, origin: origin, question: navigator.question,
+            given: line, baseline: baseline, held: heldLine, ending: event, origin: origin,
+            question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
         // Anything but a Ctrl-D that is the very next key disarms the warning.
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
