@@ -1,5 +1,6 @@
 // libFuzzer entry point: FuzzProperties.readersAgree, draftline's own property-list readers
-// against Foundation's decoder on the same bytes (issue 30). Built by `make fuzz`.
+// against Foundation's decoder on the same bytes, and a journal record's one-message reader
+// against the whole segment's reading (issue 30). Built by `make fuzz`.
 import DraftKitFuzzing
 
 @_cdecl("LLVMFuzzerTestOneInput")

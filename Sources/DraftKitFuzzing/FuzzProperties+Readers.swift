@@ -7,12 +7,26 @@ import Foundation
 extension FuzzProperties {
     /// Wherever an own reader takes a file (an import's, or a segment), Foundation's decoder
     /// takes it too and reads every value the same (strings byte for byte, numbers and dates
-    /// bit for bit); a segment's last messages are the end of the whole; and a segment
-    /// draftline writes of what was read (with an append after it) is read back as written
-    /// by both. The input is a file as it is (when it starts as a property list does) or a
-    /// property list built from the bytes (``readersDocument(_:)``).
+    /// bit for bit); a segment's last messages are the end of the whole; a journal record's
+    /// reading of one message (by its offset table's entry) is the whole reading's message
+    /// there (``oneMessageDifference(_:mustRead:)``); and a segment draftline writes of what
+    /// was read (with an append after it) is read back as written by both, each message by
+    /// the one-message reader too, and with its append cut short (a torn append) gives the
+    /// whole reading's messages, or none. The input is a file as it is (when it starts as a property list
+    /// does) or a property list built from the bytes (``readersDocument(_:)``), and a segment
+    /// of that file's messages (``segmentDocument(_:)``).
     public static func readersAgree(_ bytes: [UInt8]) -> String? {
         let data = readersDocument(bytes)
+        let segment = segmentDocument(bytes)
+        if let own = PropertyListReaders.ownSegment(segment) {
+            guard let foundation = PropertyListReaders.foundationSegment(segment) else {
+                return "the own segment reader took a built segment Foundation's decoder refuses"
+            }
+            if let difference = difference(own, foundation) { return "the segment readers disagree: \(difference)" }
+        }
+        for document in Set([data, segment]) {
+            if let difference = oneMessageDifference(document, mustRead: false) { return difference }
+        }
         var read: [Message] = []
         if let own = PropertyListReaders.ownChatLog(data) {
             let foundation: ChatLogFile
@@ -48,6 +62,55 @@ extension FuzzProperties {
         }
         if let difference = difference(foundation, messages) {
             return "Foundation reads a written segment otherwise: \(difference)"
+        }
+        if let difference = oneMessageDifference(written, mustRead: true) { return "a written segment: \(difference)" }
+        // The append cut short, as a reader finds it while another process writes it (or after
+        // a kill): the one-message reader reads what the whole reading reads, or leaves it.
+        let before = PropertyListReaders.segmentBytes(Array(messages[..<split])).count
+        let end = written.count
+        for cut in Set([before - 1, before, before + 1, (before + end) / 2, end - 33, end - 1])
+        where cut > 0 && cut < end {
+            if let difference = oneMessageDifference(written.prefix(cut), mustRead: false) {
+                return "a written segment cut after \(cut) of \(written.count) bytes: \(difference)"
+            }
+        }
+        return nil
+    }
+
+    /// How the one-message reader (``PropertyListReaders/ownSegmentMessage(_:at:)``, a journal
+    /// record's) differs from the whole reading of a segment (the own reader, else
+    /// Foundation's decoder, as a chat is read) on each message and one past the end; `nil`
+    /// when wherever it reads, the whole reading takes the bytes and holds as many messages
+    /// and the same one there. With `mustRead`, it must read every one (a segment draftline
+    /// wrote is never left to the whole reading). Bytes the whole reading refuses give a
+    /// message only where another message is what it refuses: their trailer, offset table
+    /// and top array hold (``PropertyListReaders/segmentHoldsTogether(_:)``); so a segment cut
+    /// short (a torn append) gives none.
+    static func oneMessageDifference(_ data: Data, mustRead: Bool) -> String? {
+        let whole = PropertyListReaders.ownSegment(data) ?? PropertyListReaders.foundationSegment(data)
+        for position in 0...max(whole?.count ?? 0, 2) {
+            guard let one = PropertyListReaders.ownSegmentMessage(data, at: position) else {
+                if mustRead { return "message \(position) of \(whole?.count ?? 0) is left to the whole reading" }
+                continue
+            }
+            guard let whole else {
+                // Refused whole for another message, never for its trailer, table or top array.
+                guard PropertyListReaders.segmentHoldsTogether(data) else {
+                    return "message \(position) is read from bytes that are no whole segment (\(data.count) bytes)"
+                }
+                continue
+            }
+            guard one.count == whole.count else {
+                return "the one-message reader counts \(one.count) messages, the whole reading \(whole.count)"
+            }
+            if let message = one.message {
+                guard position < whole.count, difference([message], [whole[position]]) == nil else {
+                    let there = position < whole.count ? difference([message], [whole[position]]) : nil
+                    return "message \(position) of \(whole.count): \(there ?? "past the end")"
+                }
+            } else if position < whole.count {
+                return "the one-message reader reads no message \(position) of \(whole.count)"
+            }
         }
         return nil
     }
@@ -100,6 +163,22 @@ extension FuzzProperties {
         return first & 1 == 0 ? tree.binary : tree.xmlDocument
     }
 
+    /// A segment of the messages of ``readersDocument(_:)``'s file, when it is built from
+    /// the bytes (every array's messages, in order, in one array: binary); the file as it is
+    /// otherwise.
+    public static func segmentDocument(_ bytes: [UInt8]) -> Data {
+        guard let first = bytes.first,
+            ![UInt8(ascii: "b"), UInt8(ascii: "<"), 0xEF, 0xFE, 0xFF, 0x20, 0x0A].contains(first)
+        else { return Data(bytes) }
+        var source = ByteSource(bytes: Array(bytes.dropFirst()), plain: first & 2 == 0)
+        guard case .dictionary(let pairs) = chatLogTree(&source) else { return Data() }
+        let messages = pairs.flatMap { pair -> [PropertyListTree] in
+            guard case .array(let items) = pair.1 else { return [] }
+            return items
+        }
+        return PropertyListTree.array(messages).binary
+    }
+
     /// Bytes read one at a time as choices; zeros once they run out.
     struct ByteSource {
         let bytes: [UInt8]
@@ -128,6 +207,8 @@ extension FuzzProperties {
     static let texts = [
         "", "hi", "$null", "$nullify", " $null", "a\r\nb", "a\rb", "&", "<", "]]>", "caf\u{E9}", "cafe\u{301}",
         "\u{212B}", "你好", "😀", "\u{0}", "\u{1B}[2J", "chat", "thread", "alice",
+        // Longer than a journal record's first read of an object (64 bytes), ASCII and UTF-16.
+        String(repeating: "long line ", count: 30), String(repeating: "lång rad ", count: 30),
     ]
     static let numbers: [Double] = [
         0, -0.0, 40, 52.520008, .nan, .infinity, -.infinity, 1e300, .leastNonzeroMagnitude, -1e15, 252_423_993_600,

@@ -173,6 +173,15 @@ struct FuzzPassTests {
         // The pass compares values, not only refusals: most built files are taken by an own
         // reader (880 of 4,015 with these seeds), and more by Foundation.
         #expect(pass.own > 500 && pass.foundation > pass.own, "own \(pass.own), Foundation \(pass.foundation)")
+        // And a journal record's reading of one message, not only its refusals: built segments
+        // whose first message it reads (each compared with the whole reading's).
+        var random = SeededGenerator(seed: 14)
+        let segments = (0..<3000).map { _ in
+            FuzzProperties.segmentDocument(
+                (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        }
+        let read = segments.filter { PropertyListReaders.ownSegmentMessage($0, at: 0)?.message != nil }.count
+        #expect(read > 500, "\(read) of \(segments.count) first messages read by the one-message reader")
     }
 
     /// A differential property run on the seeds, 1,000 mutations of them (seeded `seed + 1`)

@@ -627,6 +627,47 @@ struct HostileDataTests {
         #expect(piped.text.contains("1 unread") && !piped.text.contains("2 unread"), "\(piped.text)")
     }
 
+    /// A record over a big segment reads its one message, not the segment (the issue's: 50 MB
+    /// decoded again for each record over a segment whose times keep changing, keys echoed
+    /// after 4.2 s): two records into a segment of 64 messages of 250 KB (16 MB), its times
+    /// changed between them, read 2 × 16 MB of it; now the trailer, the offset table and the
+    /// two messages' objects (under 1 MB), counted by strace (`-y` names each descriptor's
+    /// file), and both messages are announced.
+    @Test func aRecordOverABigSegmentReadsItsOneMessage() throws {
+        let trace = fixture.root + "/strace.txt"
+        let piped = try PipedProcess(
+            executable: "/usr/bin/strace",
+            arguments: ["-f", "-y", "-e", "trace=read,pread64", "-o", trace, Fixture.executable, "--data-dir", data],
+            environment: fixture.environment())
+        try piped.write("/open bob\n")
+        try piped.waitFor("(no messages yet)", timeout: 60)
+        let big = (0..<64).map { index in
+            Message(
+                chatID: "alice", messageID: "m\(index)", content: String(repeating: "x", count: 250_000) + "\(index)",
+                target: "alice", sender: "alice")
+        }
+        try fixture.writeSegment(big, chat: "alice", number: 0)
+        let segment = data + "/chats/alice/00000000.plist"
+        try fixture.append(Data("c\talice\t0\t3\tm3\n".utf8), to: "live/journal")
+        try piped.write("/wait 1 30\n")
+        try piped.waitFor("1 unread: /open alice", timeout: 60)
+        // New times: no reading of the segment can be reused.
+        #expect(utimensat(AT_FDCWD, segment, nil, 0) == 0)
+        try fixture.append(Data("c\talice\t0\t60\tm60\n".utf8), to: "live/journal")
+        try piped.write("/wait 1 30\n")
+        try piped.waitFor("2 unread: /open alice", timeout: 60)
+        try piped.write("/quit\n")
+        #expect(try piped.waitForExit(timeout: 60) == .exited(0), "\(piped.text)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+        #expect(size > 16_000_000)
+        // `read(5</…/chats/alice/00000000.plist>, "…"..., 65536) = 65536`
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let bytes = lines.filter { $0.contains("/chats/alice/00000000.plist>") }.reduce(0) { total, line in
+            total + (line.split(separator: " ").last.flatMap { Int($0) } ?? 0)
+        }
+        #expect(bytes > 2 * 250_000 && bytes < 1_000_000, "\(bytes) bytes of a \(size)-byte segment read")
+    }
+
     // MARK: 9. many contacts
 
     /// Tab after a few letters among 50,000 contacts completes from the part of the index

@@ -26,8 +26,6 @@ struct BinaryChatLog {
     private(set) var referenceSize = 1
     /// The end of the objects (where the offset table starts).
     var end = 0
-    /// How many messages the top array holds (a reading of one message: ``message(_:at:)``).
-    private(set) var elementCount = 0
     /// The fields' names in ``Message/Field`` order, each as its length and its first
     /// sixteen bytes in two words (every name is shorter), compared as integers.
     private static let fields = Message.Field.allCases.map { field in
@@ -72,34 +70,15 @@ struct BinaryChatLog {
         segment(data, last: 1).map(\.last)
     }
 
-    /// The message at `position` of a segment and how many it holds, the others not read:
-    /// what a journal record costs is its one message, however big the segment. The message
-    /// is `nil` past the end; the whole is `nil` where Foundation's decoder must decide.
-    static func message(_ data: Data, at position: Int) -> (count: Int, message: Message?)? {
-        data.withUnsafeBytes { raw -> (count: Int, message: Message?)? in
-            guard let read = BinaryChatLog(bytes: raw, reading: .one(at: position)) else { return nil }
-            return (read.elementCount, read.chats.first?.messages.first)
-        }
-    }
-
-    /// What a reading takes: a whole file of chats, a segment's last messages, or one.
+    /// What a reading takes: a whole file of chats, or a segment's last messages.
     private enum Reading {
         case file
         case segment(last: Int)
-        case one(at: Int)
     }
 
     private init?(bytes: UnsafeRawBufferPointer, reading: Reading, limit: Int = .max) {
         self.bytes = bytes
         guard readTable() else { return nil }
-        if case .one(let position) = reading {
-            guard let elements = array(topObject), position >= 0 else { return nil }
-            elementCount = elements.count
-            guard position < elements.count else { return }
-            guard let message = message(elements[position]) else { return nil }
-            chats = [("", [message])]
-            return
-        }
         if case .segment(let count) = reading {
             guard let elements = array(topObject), let messages = messages(Array(elements.suffix(max(0, count))))
             else { return nil }
@@ -178,20 +157,44 @@ struct BinaryChatLog {
         guard readTable() else { return nil }
     }
 
+    /// A reader of objects gathered from a file, each where `offsets` says in `bytes`, which
+    /// end where the file's objects end (``message(size:at:reading:)``).
+    init(gathered bytes: UnsafeRawBufferPointer, offsets: [Int], referenceSize: Int, top: Int) {
+        self.bytes = bytes
+        self.offsets = offsets
+        self.referenceSize = referenceSize
+        end = bytes.count
+        topObject = top
+    }
+
     /// Reads the trailer and the offset table; false when they do not hold.
     private mutating func readTable() -> Bool {
-        guard let trailer = Trailer(bytes) else { return false }
+        guard let trailer = Trailer(bytes),
+            let offsets = Self.offsets(UnsafeRawBufferPointer(rebasing: bytes[trailer.table...]), trailer)
+        else { return false }
         referenceSize = trailer.referenceSize
-        offsets.reserveCapacity(trailer.objects)
-        for number in 0..<trailer.objects {
-            guard let offset = integer(at: trailer.table + number * trailer.offsetSize, width: trailer.offsetSize),
-                offset >= 8, offset < trailer.table
-            else { return false }
-            offsets.append(offset)
-        }
+        self.offsets = offsets
         end = trailer.table
         topObject = trailer.top
         return true
+    }
+
+    /// Each object's offset, read from the offset table at the start of `table`; `nil`
+    /// unless every one is inside the objects (after the header, before the table), as
+    /// Foundation checks them all before it reads one.
+    static func offsets(_ table: UnsafeRawBufferPointer, _ trailer: Trailer) -> [Int]? {
+        guard table.count >= trailer.objects * trailer.offsetSize else { return nil }
+        var offsets: [Int] = []
+        offsets.reserveCapacity(trailer.objects)
+        for number in 0..<trailer.objects {
+            var offset: UInt64 = 0
+            for index in (number * trailer.offsetSize)..<((number + 1) * trailer.offsetSize) {
+                offset = offset << 8 | UInt64(table[index])
+            }
+            guard offset >= 8, offset < UInt64(trailer.table) else { return nil }
+            offsets.append(Int(offset))
+        }
+        return offsets
     }
 
     /// A binary property list's trailer, its last 32 bytes: the one place one is read.
@@ -207,21 +210,29 @@ struct BinaryChatLog {
         /// and with the size (the table ends where the trailer starts) and the bytes start as
         /// a binary property list.
         init?(_ bytes: UnsafeRawBufferPointer) {
-            let size = bytes.count
-            guard size >= 8 + 1 + 32 else { return nil }
+            guard bytes.count >= 8 + 1 + 32 else { return nil }
+            self.init(
+                size: bytes.count, head: UnsafeRawBufferPointer(rebasing: bytes[..<8]),
+                tail: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 32)...]))
+        }
+
+        /// The trailer `tail` (a file's last 32 bytes) of a file of `size` bytes that starts
+        /// with `head` (its first 8), checked as ``init(_:)`` checks it.
+        init?(size: Int, head: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer) {
+            guard size >= 8 + 1 + 32, head.count == 8, tail.count == 32 else { return nil }
             let trailer = size - 32
             func figure(_ at: Int) -> Int? {
                 var value: UInt64 = 0
-                for index in at..<(at + 8) { value = value << 8 | UInt64(bytes[index]) }
+                for index in at..<(at + 8) { value = value << 8 | UInt64(tail[index]) }
                 return value <= UInt64(Int.max) ? Int(value) : nil
             }
-            offsetSize = Int(bytes[trailer + 6])
-            referenceSize = Int(bytes[trailer + 7])
-            guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), let objects = figure(trailer + 8),
-                let top = figure(trailer + 16), let table = figure(trailer + 24), objects > 0, top < objects,
+            offsetSize = Int(tail[6])
+            referenceSize = Int(tail[7])
+            guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), let objects = figure(8),
+                let top = figure(16), let table = figure(24), objects > 0, top < objects,
                 table >= 9, table < trailer, objects <= (trailer - table) / offsetSize,
                 table + objects * offsetSize == trailer,
-                bytes.loadUnaligned(as: UInt64.self) == UInt64(bigEndian: 0x6270_6C69_7374_3030)  // "bplist00"
+                head.loadUnaligned(as: UInt64.self) == UInt64(bigEndian: 0x6270_6C69_7374_3030)  // "bplist00"
             else { return nil }
             self.objects = objects
             self.top = top
@@ -231,7 +242,7 @@ struct BinaryChatLog {
 
     /// A message from its dictionary object; `nil` where Foundation's reading is not
     /// certain to be the same.
-    private func message(_ object: Int) -> Message? {
+    func message(_ object: Int) -> Message? {
         guard let (kind, count, at) = header(object), kind == 0xD, count <= Int.max / 2,
             count <= (end - at) / referenceSize / 2
         else { return nil }

@@ -22,6 +22,22 @@ public enum PropertyListReaders {
         BinaryChatLog.segment(data, last: count)
     }
 
+    /// The message at `position` of a segment and how many it holds, as a journal record
+    /// reads it: by its offset table's entry, the bytes read where they lie
+    /// (``SegmentCodec/message(size:at:reading:)``); `nil` where the whole segment is read
+    /// instead.
+    public static func ownSegmentMessage(_ data: Data, at position: Int) -> (count: Int, message: Message?)? {
+        SegmentCodec.message(size: data.count, at: position) { offset, count in
+            Array(data.dropFirst(offset).prefix(count))
+        }
+    }
+
+    /// Whether a segment's trailer, offset table and top array hold (``SegmentLayout``),
+    /// whatever its messages.
+    public static func segmentHoldsTogether(_ data: Data) -> Bool {
+        SegmentLayout([UInt8](data)) != nil
+    }
+
     /// A segment as Foundation's decoder reads it (after the depth check); `nil` when it
     /// does not.
     public static func foundationSegment(_ data: Data) -> [Message]? {

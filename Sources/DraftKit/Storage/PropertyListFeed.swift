@@ -49,11 +49,13 @@ final class PropertyListFeed: HistoryFeed {
     }
 }
 
-/// The segments journal records point at, read at most once each while they stay the
-/// same file: a record pointing past a segment's end, or repeated, costs two `fstatat`
-/// calls, never another decoding.
+/// The messages journal records point at, each read where it lies in its segment (its
+/// offset table's entry: what a record costs is its one message, however big the segment),
+/// the segment read whole only when its bytes are not whole; a record pointing past a
+/// segment's end, or repeated, costs two `fstatat` calls while the segment stays the same
+/// file, never another reading.
 struct RecordLookup {
-    /// A segment file as it was when it was decoded: its status (a segment is replaced by
+    /// A segment file as it was when it was read: its status (a segment is replaced by
     /// rename, so a new version is a new file; an inode number can be used again, so size
     /// and time of change count too) and how many messages it held.
     private struct Seen {
@@ -61,9 +63,9 @@ struct RecordLookup {
         var count: Int
     }
 
-    /// The counts of the segments decoded lately, by chat and number.
+    /// The counts of the segments read lately, by chat and number.
     private var seen: [String: Seen] = [:]
-    /// The messages of the last segment decoded.
+    /// The messages of the last segment read whole.
     private var last: (key: String, messages: [Message])?
 
     /// How many segments' counts are remembered.
@@ -90,14 +92,17 @@ struct RecordLookup {
         if known, let last, last.key == key, record.position < last.messages.count {
             message = last.messages[record.position]
         } else {
-            guard let data = try SegmentStore.bytes(name, in: folder) else { return nil }
             if seen.count >= Self.remembered { seen.removeAll(keepingCapacity: true) }
-            if let one = SegmentCodec.message(data, at: record.position) {
+            switch try Self.one(name, in: folder, at: record.position) {
+            case .missing:
+                return nil
+            case .read(let read, let count, let found):
                 // The one message read, the others not: a record costs what its message costs.
-                seen[key] = Seen(status: status, count: one.count)
-                guard let found = one.message else { return nil }
+                seen[key] = Seen(status: read, count: count)
+                guard let found else { return nil }
                 message = found
-            } else {
+            case .notWhole:
+                guard let data = try SegmentStore.bytes(name, in: folder) else { return nil }
                 // Bytes that are no segment may be another process's append half written (a
                 // reader sees a write a page at a time): what was whole before it holds the
                 // record's message, its line being written after its append.
@@ -111,5 +116,42 @@ struct RecordLookup {
         }
         guard record.messageID == "-" || message.messageID.utf8.elementsEqual(record.messageID.utf8) else { return nil }
         return message
+    }
+
+    /// What reading one message of a segment by its offset table's entry found.
+    private enum OneRead {
+        /// No such segment, or no regular file of a size a whole read takes
+        /// (``SegmentStore/bytes(_:in:)`` finds it so too).
+        case missing
+        /// The file's status as read from its descriptor, how many messages it holds, and
+        /// the one at the place asked (`nil` past the end).
+        case read(FileStatus, count: Int, Message?)
+        /// Bytes that are not a whole segment (a torn append, another process's append half
+        /// written) or are Foundation's decoder's to read: the whole segment is read instead.
+        case notWhole
+    }
+
+    /// The message at `position` of segment `name`, read where it lies through one open
+    /// descriptor (`pread` of the trailer, the offset table and that message's objects:
+    /// ``SegmentCodec/message(size:at:reading:)``). A call that fails throws.
+    private static func one(_ name: String, in folder: Directory, at position: Int) throws(FileError) -> OneRead {
+        let file: FileDescriptor
+        do throws(FileError) {
+            guard let opened = try folder.open(name, access: .read) else { return .missing }
+            file = opened
+        } catch {
+            if error.isTransient { throw error }
+            return .missing
+        }
+        return try file.closeAfter { file throws(FileError) -> OneRead in
+            let status = try file.status()
+            guard status.size <= Directory.defaultReadLimit else { return .missing }
+            guard
+                let one = try SegmentCodec.message(
+                    size: status.size, at: position,
+                    reading: { offset, count throws(FileError) in try file.read(at: offset, upTo: count) })
+            else { return .notWhole }
+            return .read(status, count: one.count, one.message)
+        }
     }
 }
