@@ -121,6 +121,11 @@ public struct DraftStore: Sendable {
         public var text: TextDraft?
         public var attachments: [Attachment]
 
+        public init(text: TextDraft? = nil, attachments: [Attachment] = []) {
+            self.text = text
+            self.attachments = attachments
+        }
+
         /// Whether there was nothing to remove.
         public var isEmpty: Bool { text == nil && attachments.isEmpty }
     }

@@ -11,7 +11,7 @@ public final class Frontend {
     public let session: Session
     /// Turns its reports into lines; its words are also the demo peers' script.
     public var presenter: Presenter {
-        didSet { session.peers?.script = presenter.demoPeerScript }
+        didSet { session.live.peers?.script = presenter.demoPeerScript }
     }
     /// Sees every event's reports, before they become lines (the trace file).
     public var onReports: (([Report]) -> Void)?
@@ -21,7 +21,7 @@ public final class Frontend {
     public init(_ session: Session, presenter: Presenter = Presenter()) {
         self.session = session
         self.presenter = presenter
-        session.peers?.script = presenter.demoPeerScript
+        session.live.peers?.script = presenter.demoPeerScript
     }
 
     /// What one event produced, for a front end: lines to show, then what to do.

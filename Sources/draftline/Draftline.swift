@@ -155,12 +155,15 @@ enum Draftline {
                 ? DemoPeers(
                     people: Set(ContactBook.demo.map(\.key)), delay: options.demoDelay, history: data.history,
                     clock: clock, idSuffix: idSuffix, presence: { [presence] in presence.state(of: $0) }) : nil
+            // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
+            // woken by inotify (a file system that inotify does not see other writers on).
+            let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
                 idSuffix: idSuffix, identity: options.identity,
                 capabilities: terminal ? Capabilities(editLine: true, tourChapters: Tour.chapters.map(\.name)) : .pipe,
-                peers: peers)
+                peers: peers, transport: DirectoryTransport(data.history, feed: feed))
             frontend = Frontend(session)
         } catch {
             Console.write(
@@ -175,9 +178,7 @@ enum Draftline {
                 trace.record(reports, session: session)
             }
         }
-        // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
-        // woken by inotify (a file system that inotify does not see other writers on).
-        let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
+        let feed = frontend.session.live.transport
         // The presence lock is held until the REPL ends.
         defer { withExtendedLifetime(presence) {} }
         if terminal {

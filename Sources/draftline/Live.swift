@@ -25,7 +25,7 @@ final class Live {
     /// Seconds until something is due that no descriptor announces: a demo peer's answer,
     /// or the next look at a feed that has no descriptor; `nil` when nothing is.
     var timeout: Double? {
-        var seconds = frontend.session.peers?.secondsToNextAnswer
+        var seconds = frontend.session.live.peers?.secondsToNextAnswer
         if feed.descriptor < 0 { seconds = min(seconds ?? .infinity, HistoryFeedPolling.interval) }
         return seconds
     }

@@ -84,12 +84,12 @@ struct LiveConversationTests {
         #expect(lines.count == 2)
         #expect(lines[1].text.contains("2 unread: /open bob"), "\(lines)")
         #expect(lines[1].text.hasPrefix("● bob (Bob Okafor): hello? · "), "\(lines)")
-        #expect(alice.session.unread == [ChatID.between(Self.aliceKey, Self.bobKey): 2])
+        #expect(alice.session.live.unread == [ChatID.between(Self.aliceKey, Self.bobKey): 2])
         let list = alice.handle(.line("/chats")).lines.map(\.text)
         #expect(list.contains { $0.contains("bob (Bob Okafor)") && $0.hasSuffix("· 2 unread") }, "\(list)")
         #expect(list.contains { $0.contains("Draft: wait") }, "\(list)")
         alice.handle(.line("/back"))
-        #expect(alice.session.unread.isEmpty)
+        #expect(alice.session.live.unread.isEmpty)
         #expect(alice.prefill == TextDraft(text: "wait", cursor: 2))
         #expect(!alice.handle(.line("/chats")).lines.contains { $0.text.contains("unread") })
     }
@@ -205,13 +205,13 @@ struct WaitCountingTests {
         // One message arrives while a line that is not /wait runs (shown between lines)...
         alice.handle(.line("one"))
         _ = bob.receive(from: feed)
-        #expect(bob.session.arrivalsNotWaitedFor == 1)
+        #expect(bob.session.live.arrivalsNotWaitedFor == 1)
         // ...and the next /wait counts it.
         let response = bob.handle(.line("/wait 1 5"))
         #expect(response.effects.contains(.wait(count: 1, seconds: 5)))
         let one = Wait(until: .arrivals(1), seconds: 5)
         #expect(bob.session.endWait(one) == [.waited(.arrivals(1), count: 1)])
-        #expect(bob.session.arrivalsNotWaitedFor == 0)
+        #expect(bob.session.live.arrivalsNotWaitedFor == 0)
         // A wait counts each arrival once: the next one finds none.
         #expect(
             bob.session.endWait(one) == [.error(.waitTimedOut(arrived: 0, wanted: 1, seconds: 5))])
@@ -221,6 +221,6 @@ struct WaitCountingTests {
         _ = bob.receive(from: feed)
         #expect(bob.session.endWait(one) == [.waited(.arrivals(1), count: 1)])
         #expect(bob.session.endWait(one) == [.waited(.arrivals(1), count: 1)])
-        #expect(bob.session.arrivalsNotWaitedFor == 0)
+        #expect(bob.session.live.arrivalsNotWaitedFor == 0)
     }
 }

@@ -100,14 +100,14 @@ public final class DemoPeers {
             let text = line.replacingOccurrences(of: "{quote}", with: next.quote)
             let outbox =
                 outboxes[next.peer]
-                ?? Outbox(history: history, identity: next.peer, clock: clock, idSuffix: idSuffix)
+                ?? Outbox(transport: DirectoryTransport(history), identity: next.peer, clock: clock, idSuffix: idSuffix)
             outboxes[next.peer] = outbox
             var reply = outbox.compose(text, to: .privateChat(next.to))
             reply.messageID += Self.replyMark
-            do throws(StoreError) {
-                warnings += try outbox.send(reply, to: .privateChat(next.to))
-            } catch {
-                errors.append((next.peer, error))
+            switch outbox.send(reply, to: .privateChat(next.to)) {
+            case .acknowledged(let noticed): warnings += noticed
+            case .failed(let error): errors.append((next.peer, error))
+            case .inFlight: break
             }
         }
         return (errors, warnings)

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 
-/// Turns what the user sends into messages and stores them in history: each attachment
-/// as a message of its own, then the text.
+/// Turns what the user sends into messages and hands them to a ``Transport``: each
+/// attachment as a message of its own, then the text.
 public final class Outbox {
     /// How a message ID ends, after the clock's milliseconds.
     public enum IDSuffix {
@@ -15,7 +15,7 @@ public final class Outbox {
     }
 
     /// Where messages go.
-    public let history: any HistoryStore
+    public let transport: any Transport
     /// Who sends: stored in each message's `sender` and `mineHead` (the sender's avatar).
     public let identity: GlobalKey
     private let clock: @Sendable () -> Date
@@ -24,19 +24,21 @@ public final class Outbox {
     private var unechoed: Set<String> = []
 
     public init(
-        history: any HistoryStore, identity: GlobalKey = .me, clock: @escaping @Sendable () -> Date,
+        transport: any Transport, identity: GlobalKey = .me, clock: @escaping @Sendable () -> Date,
         idSuffix: IDSuffix = .random
     ) {
-        self.history = history
+        self.transport = transport
         self.identity = identity
         self.clock = clock
         self.suffix = idSuffix
     }
 
-    /// What a send did: the messages stored, in order, and, when a write failed, why and
-    /// what was not stored.
+    /// What a send did: the messages acknowledged, those in flight, in order, and, when one
+    /// was refused, why and what was not sent.
     public struct Result {
         public var stored: [Message] = []
+        /// Messages whose fate comes later, each with the part of the draft it carries.
+        public var inFlight: [(message: Message, part: DraftStore.Removed)] = []
         public var failure: (error: StoreError, unsent: DraftStore.Removed)?
         /// Attachments whose file was gone when they were sent (sent as a name only).
         public var gone: [Attachment] = []
@@ -44,8 +46,7 @@ public final class Outbox {
         public var warnings: [StoreWarning] = []
     }
 
-    /// Sends the attachments, then `text` unless it is blank; stops at the first failed
-    /// write.
+    /// Sends the attachments, then `text` unless it is blank; stops at the first refusal.
     public func send(_ text: String, attachments: [Attachment], to target: InputTarget) -> Result {
         var result = Result()
         var pending = attachments[...]
@@ -54,35 +55,44 @@ public final class Outbox {
             message.type = attachment.messageType
             message.filePath = attachment.path
             if access(attachment.path, F_OK) != 0 { result.gone.append(attachment) }
-            do throws(StoreError) {
-                result.warnings += try history.append(message, to: target.chatID(as: identity))
-                unechoed.insert(message.messageID)
-            } catch {
+            let part = DraftStore.Removed(text: nil, attachments: [attachment])
+            if let error = hand(message, part, to: target, &result) {
                 result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: Array(pending)))
                 return result
             }
-            result.stored.append(message)
             pending = pending.dropFirst()
         }
         guard !text.allSatisfy(\.isWhitespace) else { return result }
         let message = compose(text, to: target)
-        do throws(StoreError) {
-            result.warnings += try history.append(message, to: target.chatID(as: identity))
-            unechoed.insert(message.messageID)
-        } catch {
-            result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: []))
-            return result
-        }
-        result.stored.append(message)
+        let part = DraftStore.Removed(text: TextDraft(text: text), attachments: [])
+        if let error = hand(message, part, to: target, &result) { result.failure = (error, part) }
         return result
     }
 
-    /// Stores one message that is not typed text (a location); returns the store's
-    /// warnings.
-    public func send(_ message: Message, to target: InputTarget) throws(StoreError) -> [StoreWarning] {
-        let warnings = try history.append(message, to: target.chatID(as: identity))
+    /// Hands one message to the transport and notes its fate in `result`; the refusal, if
+    /// it was refused.
+    private func hand(
+        _ message: Message, _ part: DraftStore.Removed, to target: InputTarget, _ result: inout Result
+    ) -> StoreError? {
+        switch transport.send(message, to: target.chatID(as: identity)) {
+        case .acknowledged(let warnings):
+            result.warnings += warnings
+            result.stored.append(message)
+        case .inFlight:
+            result.inFlight.append((message, part))
+        case .failed(let error):
+            return error
+        }
         unechoed.insert(message.messageID)
-        return warnings
+        return nil
+    }
+
+    /// Hands over one message that is not typed text (a location or a demo reply).
+    public func send(_ message: Message, to target: InputTarget) -> Delivery {
+        let delivery = transport.send(message, to: target.chatID(as: identity))
+        if case .failed = delivery { return delivery }
+        unechoed.insert(message.messageID)
+        return delivery
     }
 
     /// Whether a message that came back through a feed is one this outbox stored (it was

@@ -42,19 +42,21 @@ extension Session {
 
     func sendLocation(latitude: Double, longitude: Double, address: String) throws(DraftlineError) -> [Report] {
         let target = try currentTarget()
-        var message = outbox.compose("", to: target)
+        var message = live.outbox.compose("", to: target)
         message.type = "location"
         message.latitude = latitude
         message.longitude = longitude
         message.address = address
-        do throws(StoreError) {
-            note(try outbox.send(message, to: target))
-        } catch {
+        switch live.outbox.send(message, to: target) {
+        case .acknowledged(let warnings): note(warnings)
+        case .failed(let error):
             hadSendFailure = true
             throw .notSent(error)
+        case .inFlight:
+            live.inFlight[message.messageID] = .init(message: message, target: target, part: DraftStore.Removed())
+            return []
         }
-        notifyPeers(of: [message], to: target)
-        return [.sent(message)]
+        return [.sent(message)] + live.heard([message], from: identity, to: target)
     }
 
     func showHistory(count: Int) throws(DraftlineError) -> [Report] {
@@ -86,7 +88,7 @@ extension Session {
             throw .historyUnreadable(error)
         }
         var entries = ChatListEntry.list(
-            summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated, unread: unread,
+            summaries, drafts: DraftMapEntry.map(of: drafts, at: clock()), updated: drafts.updated, unread: live.unread,
             identity: identity)
         var more = false
         if let limit, entries.count > limit || summaries.count == limit {

@@ -174,11 +174,14 @@ extension Session {
         if let draft = taken.text, !read.draftAccounted {
             reports += setAside(draft, from: .draft(key), .replacedBySend, &read)
         }
-        let result = outbox.send(text, attachments: taken.attachments, to: target)
+        let result = live.outbox.send(text, attachments: taken.attachments, to: target)
         note(result.warnings)
         reports += result.gone.map { .warning(.attachmentGone($0.name)) }
         reports += result.stored.map(Report.sent)
-        notifyPeers(of: result.stored, to: target)
+        for (message, part) in result.inFlight {
+            live.inFlight[message.messageID] = .init(message: message, target: target, part: part)
+        }
+        // Sent, or in flight: a refusal gives its part back (``settle(_:)``).
         read.settleLine(.sent)
         var effects: [Effect] = blank ? [] : [.remember(text)]
         if let failure = result.failure {
@@ -193,7 +196,7 @@ extension Session {
                 effects = []
             }
         }
-        return Outcome(reports, effects: effects)
+        return Outcome(reports + live.heard(result.stored, from: identity, to: target), effects: effects)
     }
 
     // MARK: - Leaving, Ctrl-C, Ctrl-D

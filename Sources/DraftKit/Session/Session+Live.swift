@@ -10,20 +10,19 @@ extension Session {
         receive(FeedSlice(arrivals: arrivals))
     }
 
-    /// A slice a feed brought (``HistoryFeed/take()``): its arrivals as
-    /// ``receive(_:)-([Arrival])`` shows them, then the feed's warnings.
+    /// A slice a feed brought (``HistoryFeed/take()``): what became of the sends in flight,
+    /// its arrivals as ``receive(_:)-([Arrival])`` shows them, then the feed's warnings.
     public func receive(_ slice: FeedSlice) -> [Report] {
         note(slice.warnings)
-        let arrivals = slice.arrivals
-        var reports: [Report] = []
-        for arrival in arrivals {
+        var reports = slice.deliveries.flatMap(settle)
+        for arrival in slice.arrivals {
             let message = arrival.message
             let chat = arrival.chat
-            if outbox.isEcho(message) { continue }
-            if message.author != identity.rawValue { peers?.arrived(message) }
+            if live.outbox.isEcho(message) { continue }
+            if message.author != identity.rawValue { live.peers?.arrived(message) }
             if screen.target?.chatID(as: identity) == chat {
                 reports.append(.arrived(message))
-                arrivalsNotWaitedFor += 1
+                live.counted()
                 continue
             }
             guard message.author != identity.rawValue else { continue }
@@ -31,29 +30,58 @@ extension Session {
             case .privateChat: guard chat.includes(identity) else { continue }
             case .thread: guard message.target == identity.rawValue else { continue }
             }
-            unread[chat, default: 0] += 1
-            arrivalsNotWaitedFor += 1
+            live.unread[chat, default: 0] += 1
+            live.counted()
             reports.append(
                 .arrivedElsewhere(
-                    message, chat: chat, unread: unread[chat] ?? 0,
+                    message, chat: chat, unread: live.unread[chat] ?? 0,
                     name: chat.otherPerson(for: identity).flatMap(displayName(of:))))
         }
-        return reports + peerSilences() + takePendingReports()
+        return reports + live.peerSilences() + takePendingReports()
+    }
+
+    /// A send in flight acknowledged (shown as sent) or refused: its part of the draft is
+    /// the user's again, on a terminal as the draft was before the send (an attachment in
+    /// the media list; text when the chat has no text now and its line is not being
+    /// typed), else on the undo stack, said in the error line.
+    private func settle(_ delivered: Delivered) -> [Report] {
+        guard let sent = live.inFlight.removeValue(forKey: delivered.messageID) else { return [] }
+        switch delivered.delivery {
+        case .inFlight:
+            live.inFlight[delivered.messageID] = sent
+            return []
+        case .acknowledged(let warnings):
+            return [.sent(sent.message)] + warnings.map { .warning(.store($0)) }
+                + live.heard([sent.message], from: identity, to: sent.target)
+        case .failed(let error):
+            hadSendFailure = true
+            let key = sent.target.draftKey
+            guard !sent.part.isEmpty else { return [.error(.notSent(error))] }
+            let typed = screen.target == sent.target && question == nil
+            if capabilities.editLine, sent.part.text == nil || (!typed && drafts.text(for: key) == nil) {
+                let back = DraftStore.Removed(
+                    text: sent.part.text, attachments: sent.part.attachments + drafts.attachments(for: key))
+                return rules.putBack(back, for: sent.target).map(Report.draft) + [.error(.notSent(error))]
+            }
+            let text = sent.part.text?.text ?? sent.part.attachments.first?.name ?? ""
+            return rules.setAside(sent.part, from: .draft(key), because: .sendFailedAside).map(Report.draft)
+                + [.error(.notSentSetAside(error, text: String(text.prefix(40))))]
+        }
     }
 
     /// Whether what `wait` waits for is there: enough arrivals that no earlier wait
     /// counted, or the open chat holds enough messages.
     public func waitIsOver(_ wait: Wait) -> Bool {
         switch wait.until {
-        case .arrivals(let count): return arrivalsNotWaitedFor >= count
+        case .arrivals(let count): return live.arrivalsNotWaitedFor >= count
         case .total(let count): return openChatCount() >= count
         }
     }
 
     /// Ends a wait (``Effect/wait(_:)``): the arrivals it counted (at most what it wanted,
     /// oldest first; for `/wait total`, every arrival so far) are taken off
-    /// ``arrivalsNotWaitedFor``. One line either way: what came, or an error (time ran out,
-    /// or the user stopped it).
+    /// ``LiveState/arrivalsNotWaitedFor``. One line either way: what came, or an error
+    /// (time ran out, or the user stopped it).
     public func endWait(_ wait: Wait, interrupted: Bool = false) -> [Report] {
         let reports = waitEnded(wait, interrupted: interrupted)
         lastLineErrors += reports.compactMap(\.error)
@@ -63,14 +91,13 @@ extension Session {
     private func waitEnded(_ wait: Wait, interrupted: Bool) -> [Report] {
         switch wait.until {
         case .arrivals(let wanted):
-            let arrived = min(arrivalsNotWaitedFor, wanted)
-            arrivalsNotWaitedFor -= arrived
+            let arrived = live.takeArrivals(wanted)
             guard arrived < wanted else { return [.waited(wait.until, count: arrived)] }
             if interrupted { return [.error(.waitInterrupted(arrived: arrived, wanted: wanted))] }
             return [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: wait.seconds))]
         case .total(let wanted):
             let held = openChatCount()
-            arrivalsNotWaitedFor = 0
+            _ = live.takeArrivals(nil)
             guard held < wanted else { return [.waited(wait.until, count: held)] }
             return [.error(.totalNotReached(held: held, wanted: wanted, seconds: interrupted ? nil : wait.seconds))]
         }
@@ -85,28 +112,11 @@ extension Session {
     }
 
     /// Stores the demo peers' answers that are due; they arrive through the feed.
-    public func answerPeers() -> [Report] {
-        guard let peers else { return [] }
-        let answered = peers.answerDue()
-        return answered.errors.map { .error(.peerReplyNotStored($0.peer, $0.error)) }
-            + answered.warnings.map { .warning(.store($0)) } + peerSilences()
-    }
-
-    /// One line for each demo peer that fell silent since the last look, never twice.
-    func peerSilences() -> [Report] {
-        peers?.takeSilences().map { .peerSilenced($0.peer, $0.why) } ?? []
-    }
+    public func answerPeers() -> [Report] { live.answerPeers() }
 
     /// `/wait`: asks the front end to wait; `/wait total` needs a chat open.
     func requestWait(_ wait: Wait) throws(DraftlineError) -> Outcome {
         if case .total = wait.until { _ = try currentTarget() }
         return Outcome(effects: [.wait(wait)])
-    }
-
-    /// Tells the demo peers what was sent to them.
-    func notifyPeers(of stored: [Message], to target: InputTarget) {
-        guard let peers, case .privateChat(let user) = target else { return }
-        for message in stored { peers.heard(message, from: identity, to: user) }
-        pendingReports += peerSilences()
     }
 }

@@ -45,20 +45,14 @@ public final class Session {
     /// Whether Ctrl-D was pressed once with drafts in memory and nothing came since: a
     /// Ctrl-D that is the very next key quits.
     public internal(set) var isQuitPending = false
-    /// Messages that arrived in chats that were not open, by chat, since each was last
-    /// opened. In memory, like drafts: a new session starts with none.
-    public internal(set) var unread: [ChatID: Int] = [:]
-    /// Messages that arrived (shown in the open chat or announced) that no `/wait` has
-    /// counted yet: a wait counts these first, so an arrival between two lines of a
-    /// script is never missed.
-    public internal(set) var arrivalsNotWaitedFor = 0
     /// The target whose input is on screen, as the original's input view is up: entering
     /// it looked its draft up (`inputStr`), and taking it down saves (`saveInputStr`),
     /// whether a leave key, `^X /` or a typed command takes it down. `nil` while none is
     /// shown (home, a profile, a prompt of its own).
     public private(set) var shownInput: InputTarget?
-    /// People who answer what is sent to them (`--demo`).
-    public let peers: DemoPeers?
+    /// The other side: the transport, sends in flight, unread chats, `/wait`'s count, the
+    /// demo peers.
+    public let live: LiveState
     /// How many times the ledger found text that no rule had placed, and put it on the
     /// undo stack itself. Always 0 when every rule holds: tests check it.
     public internal(set) var ledgerCatches = 0
@@ -81,7 +75,6 @@ public final class Session {
     public let clock: @Sendable () -> Date
 
     private let loadContacts: () -> ContactBook
-    let outbox: Outbox
     let workingDirectory: String
     let home: String?
     /// Warnings that arrived between reports, shown after the next one.
@@ -96,16 +89,16 @@ public final class Session {
     public static let maximumLineBytes = 64 * 1024
 
     /// Makes a session. `contacts` is evaluated when first needed; `workingDirectory` and
-    /// `home` resolve relative paths and `~` given to `/attach`.
+    /// `home` resolve relative paths and `~` given to `/attach`; messages go to `transport`
+    /// (by default, stored in `history`).
     public init(
         contacts: @autoclosure @escaping () -> ContactBook, history: any HistoryStore, tracing: Bool = false,
         workingDirectory: String = "/", home: String? = nil, clock: @escaping @Sendable () -> Date = { Date() },
         idSuffix: Outbox.IDSuffix = .random, identity: GlobalKey = .me, capabilities: Capabilities = .terminal,
-        peers: DemoPeers? = nil
+        peers: DemoPeers? = nil, transport: (any Transport)? = nil
     ) {
         self.identity = identity
         self.capabilities = capabilities
-        self.peers = peers
         self.loadContacts = contacts
         self.history = history
         self.isTracing = tracing
@@ -113,7 +106,10 @@ public final class Session {
         self.home = home
         self.clock = clock
         rules = DraftRules(clock: clock)
-        outbox = Outbox(history: history, identity: identity, clock: clock, idSuffix: idSuffix)
+        live = LiveState(
+            outbox: Outbox(
+                transport: transport ?? DirectoryTransport(history), identity: identity, clock: clock,
+                idSuffix: idSuffix), peers: peers)
     }
 
     /// Every unsent draft.
@@ -278,7 +274,7 @@ public final class Session {
             return [.home]
         case .chat(let target):
             shownInput = target
-            unread[target.chatID(as: identity)] = nil
+            live.unread[target.chatID(as: identity)] = nil
             var reports: [Report] = [.chatTitle(target, name: target.otherUser.flatMap(displayName(of:)))]
             do throws(StoreError) {
                 let reading = try history.recentMessages(in: target.chatID(as: identity), limit: Self.openHistoryCount)

@@ -26,11 +26,16 @@ public struct FeedSlice: Equatable, Sendable {
     public var warnings: [StoreWarning]
     /// Whether more is waiting: call ``HistoryFeed/take()`` again (after the keys).
     public var hasMore: Bool
+    /// What became of sends a ``Transport`` held in flight.
+    public var deliveries: [Delivered]
 
-    public init(arrivals: [Arrival] = [], warnings: [StoreWarning] = [], hasMore: Bool = false) {
+    public init(
+        arrivals: [Arrival] = [], warnings: [StoreWarning] = [], hasMore: Bool = false, deliveries: [Delivered] = []
+    ) {
         self.arrivals = arrivals
         self.warnings = warnings
         self.hasMore = hasMore
+        self.deliveries = deliveries
     }
 }
 
