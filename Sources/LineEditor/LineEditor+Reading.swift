@@ -90,9 +90,7 @@ extension LineEditor {
             case .none:
                 break
             }
-            let hasMore = watch?.hasMore() ?? false
-            let decided = keys.secondsUntilDecided
-            let timeout = hasMore ? 0 : [watch?.timeout(), decided].compactMap { $0 }.min()
+            let timeout = [watch?.timeout(), keys.secondsUntilDecided].compactMap { $0 }.min()
             switch waiter.wait(handling: [.interrupt, .resize], watched: watch?.descriptor ?? -1, timeout: timeout) {
             case .input:
                 if !keys.fill() { return .endOfInput }

@@ -72,25 +72,20 @@ public final class LineEditor {
     /// ``wake`` runs inside the read, between two keys: it may print with
     /// ``printAbove(_:toError:)``, and the line, its cursor, a half-typed key sequence and
     /// the editing mode's state stay as they were. Keys always come first: while a key is
-    /// waiting, ``wake`` is not called, and when it did less than all there was to do
-    /// (``hasMore``) it is called again only once no key is waiting.
+    /// waiting, ``wake`` is not called, and when it did less than all there was to do (its
+    /// ``timeout`` is 0) it is called again only once no key is waiting.
     public struct Watch {
         /// Readable when there is something to do; -1 for none.
         public var descriptor: Int32
-        /// Seconds until something is due without the descriptor; `nil` for never.
+        /// Seconds until something is due without the descriptor (0: the last wake left
+        /// work for another); `nil` for never.
         public var timeout: () -> Double?
-        /// Whether the last wake left work for another.
-        public var hasMore: () -> Bool
         /// Does (a bounded part of) it.
         public var wake: () -> Void
 
-        public init(
-            descriptor: Int32, timeout: @escaping () -> Double?, hasMore: @escaping () -> Bool = { false },
-            wake: @escaping () -> Void
-        ) {
+        public init(descriptor: Int32, timeout: @escaping () -> Double?, wake: @escaping () -> Void) {
             self.descriptor = descriptor
             self.timeout = timeout
-            self.hasMore = hasMore
             self.wake = wake
         }
     }

@@ -12,8 +12,8 @@ final class Live {
     /// Where `/wait` waits: the editor's waiter on a terminal (so a signal it does not
     /// handle stays for the next read), one of its own on a pipe.
     let waiter: InputWaiter
-    /// Whether the feed's last slice left more to read.
-    private(set) var feedHasMore = false
+    /// Whether the feed's last slice left more to read: the one signal of it.
+    private var feedHasMore = false
 
     init(frontend: Frontend, feed: any HistoryFeed, console: Console, waiter: InputWaiter) {
         self.frontend = frontend
@@ -22,9 +22,11 @@ final class Live {
         self.waiter = waiter
     }
 
-    /// Seconds until something is due that no descriptor announces: a demo peer's answer,
-    /// or the next look at a feed that has no descriptor; `nil` when nothing is.
+    /// Seconds until something is due that no descriptor announces: the feed's next slice
+    /// when the last one left more (0), a demo peer's answer, or the next look at a feed
+    /// that has no descriptor; `nil` when nothing is.
     var timeout: Double? {
+        if feedHasMore { return 0 }
         var seconds = frontend.session.live.peers?.secondsToNextAnswer
         if feed.descriptor < 0 { seconds = min(seconds ?? .infinity, HistoryFeedPolling.interval) }
         return seconds
@@ -32,10 +34,7 @@ final class Live {
 
     /// What a line editor waits for besides keys: the feed, and the peers' answers.
     var watch: LineEditor.Watch {
-        LineEditor.Watch(
-            descriptor: feed.descriptor, timeout: { [unowned self] in timeout },
-            hasMore: { [unowned self] in feedHasMore }
-        ) { [unowned self] in
+        LineEditor.Watch(descriptor: feed.descriptor, timeout: { [unowned self] in timeout }) { [unowned self] in
             check()
         }
     }
@@ -65,7 +64,7 @@ final class Live {
             guard remaining > 0 else { break }
             let wake = waiter.wait(
                 input: -1, handling: interruptible ? .interrupt : [], watched: feed.descriptor,
-                timeout: feedHasMore ? 0 : min(remaining, timeout ?? remaining))
+                timeout: min(remaining, timeout ?? remaining))
             switch wake {
             case .signals:
                 interrupted = true

@@ -253,8 +253,8 @@ struct LiveConversationEndToEndTests {
 extension LiveConversationEndToEndTests {
     /// A backlog many slices long (written while the reader was stopped) is shown to its
     /// last message with no key pressed, the half-typed line intact: the editor looks at the
-    /// feed again whenever a slice left more, once no key is waiting (with inotify the
-    /// watch's descriptor stays readable; when polling, the wait does not sleep).
+    /// feed again whenever a slice left more, once no key is waiting (it does not wait
+    /// while a slice left more, woken by inotify or polling).
     @Test(arguments: ["inotify", "poll"])
     func aBacklogLongerThanASliceArrivesWholeWithoutAKey(_ watch: String) throws {
         let bob = try start("bob", environment: watch == "poll" ? ["DRAFTLINE_WATCH": "poll"] : [:])

@@ -4,13 +4,14 @@
 /// A front end waits on ``descriptor`` together with the keyboard, and calls ``take()``
 /// when it becomes readable (or, when it is -1, every ``HistoryFeedPolling/interval``).
 /// Each call does a bounded amount of work and says whether more is waiting
-/// (``FeedSlice/hasMore``); while it is, the descriptor stays readable, so a loop that
-/// serves keys first and then one slice never starves the keyboard. The session decides
-/// which arrivals concern its user (``Session/receive(_:)``).
+/// (``FeedSlice/hasMore``, the one signal of it): while it is, a loop serves the keys
+/// waiting, then takes the next slice without waiting, so a flood never starves the
+/// keyboard. The session decides which arrivals concern its user
+/// (``Session/receive(_:)``).
 public protocol HistoryFeed: AnyObject {
-    /// A descriptor that becomes readable when there may be news, and stays readable
-    /// while a slice is waiting; -1 when there is none and the feed has to be asked at
-    /// intervals. The number stays the same for the feed's life.
+    /// A descriptor that becomes readable when there may be news; -1 when there is none
+    /// and the feed has to be asked at intervals. The number stays the same for the
+    /// feed's life.
     var descriptor: Int32 { get }
 
     /// The next slice of the messages appended since the last call (or since the feed was

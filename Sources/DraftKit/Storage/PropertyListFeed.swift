@@ -43,7 +43,6 @@ final class PropertyListFeed: HistoryFeed {
             warnedOfSkip = true
             slice.warnings.append(.journalSkipped(bytes: read.skipped))
         }
-        watch?.setPending(read.hasMore)
         history.journalBytesHeld = max(history.journalBytesHeld, reader.mostBytesHeld)
         return slice
     }
