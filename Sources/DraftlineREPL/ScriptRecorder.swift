@@ -4,7 +4,8 @@ import DraftKit
 /// (``PipedLine``'s grammar): each line read as the keys that make the same event on a
 /// pipe, and after each error, draft event, send or change of screen the `/expect` lines
 /// that check what the user saw then (the error's kind, the draft's text, cursor and
-/// media, the message sent, the screen); nothing after the event that quit. Replayed with
+/// media, the text Ctrl-C or `/discard` put on the undo stack, the message sent, the
+/// screen); nothing after the event that quit. Replayed with
 /// `--strict` on a fresh data directory it passes (an error checked on the very next line
 /// does not stop it); a step changed fails at the first check after it.
 ///
@@ -125,10 +126,18 @@ public struct ScriptRecorder: Sendable {
         where !errors.contains(.error(kind)) {
             errors.append(.error(kind))
         }
+        // Text the user abandoned (Ctrl-C) or discarded, on top of the undo stack: a pipe
+        // sets aside the same (text lost otherwise, as to a recall, a terminal alone keeps).
+        var setAside: Expectation?
         for report in reports {
             switch report {
             case .draft(let event) where event.kind != .unchanged:
                 if let key = event.key, !keys.contains(key) { keys.append(key) }
+                if event.kind == .discarded, event.cause == .interrupted || event.cause == .discardCommand,
+                    let top = session.rules.undoStack.last?.draft.text
+                {
+                    setAside = .undoTop(top.text)
+                }
             case .sent(let message):
                 checks.append(
                     .message(
@@ -145,7 +154,7 @@ public struct ScriptRecorder: Sendable {
             return .draft(key, text: text?.text, cursor: text?.cursor, media: drafts.attachments(for: key).count)
         }
         let now = session.screenName
-        return errors + stated + checks + (now == screen ? [] : [.screen(now)])
+        return errors + stated + (setAside.map { [$0] } ?? []) + checks + (now == screen ? [] : [.screen(now)])
     }
 }
 

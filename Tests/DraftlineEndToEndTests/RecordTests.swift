@@ -92,6 +92,7 @@ struct RecordTests {
                 #"/expect message 1 "hello bob" from me type text"#,
                 "half\u{3}",
                 "/expect no-draft privateMessage_bob",
+                #"/expect undo-top "half""#,
                 "/open alice",
                 #"/expect draft privateMessage_alice "Bob's ID is bob, or\nrob" cursor 21 media 0"#,
                 "/expect screen alice",
@@ -118,6 +119,11 @@ struct RecordTests {
         #expect(failed.status == 1)
         #expect(failed.error.hasSuffix("draftline: stopped at line 14 (--strict)\n"), "\(failed.error)")
         #expect(failed.error.contains(#"expectation failed: last message is "hello bob" from me type text"#))
+        // Other text abandoned with Ctrl-C: the undo stack's top says so, line 17.
+        let abandoned = try replay(
+            script.replacingOccurrences(of: "half\u{3}\n", with: "halt\u{3}\n"), in: try Fixture())
+        #expect(abandoned.error.hasSuffix("draftline: stopped at line 17 (--strict)\n"), "\(abandoned.error)")
+        #expect(abandoned.error.contains(#"expectation failed: the undo stack's top is "half"; found "halt""#))
     }
 
     /// Plays a session in which lines get errors, as a person's do: a typo'd command,
