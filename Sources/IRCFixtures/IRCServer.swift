@@ -162,15 +162,26 @@ public final class IRCServer {
         let process = try ServerProcess(arguments, logPath: directory + "/stdout.log")
         self.process = process
         let deadline = PseudoTerminal.now() + 10
-        while !LoopbackPort.isListening(port) || tlsPort.map({ !LoopbackPort.isListening($0) }) == true {
-            if let ended = process.termination {
-                throw PseudoTerminal.Failure(description: "\(kind) ended at start (\(ended)): \(process.logTail)")
+        // Ready when this process holds the port: another listener there means this one
+        // could not bind it (InspIRCd runs on without its port), and a client would reach
+        // someone else's server.
+        for port in [port] + (tlsPort.map { [$0] } ?? []) {
+            while true {
+                let listener = LoopbackPort.listener(on: port, owner: process.pid)
+                if listener == .process { break }
+                if let ended = process.termination {
+                    throw PseudoTerminal.Failure(description: "\(kind) ended at start (\(ended)): \(process.logTail)")
+                }
+                if listener == .another {
+                    throw PseudoTerminal.Failure(
+                        description: "\(kind): port \(port) is held by another process: \(process.logTail)")
+                }
+                guard PseudoTerminal.now() < deadline else {
+                    throw PseudoTerminal.Failure(
+                        description: "\(kind) did not listen on \(port) within 10 s: \(process.logTail) \(ownLog)")
+                }
+                usleep(5_000)
             }
-            guard PseudoTerminal.now() < deadline else {
-                throw PseudoTerminal.Failure(
-                    description: "\(kind) did not listen on \(port) within 10 s: \(process.logTail) \(ownLog)")
-            }
-            usleep(5_000)
         }
     }
 

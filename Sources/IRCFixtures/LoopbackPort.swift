@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import ProgramDriver
 
@@ -18,12 +19,41 @@ public enum LoopbackPort {
         throw PseudoTerminal.Failure(description: "no free port between 20000 and 32000")
     }
 
-    /// Whether something accepts connections on the port now.
-    public static func isListening(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return withAddress(port) { connect(descriptor, $0, $1) == 0 }
+    /// Who listens on a TCP port of this machine now.
+    public enum Listener: Equatable, Sendable {
+        /// Nothing listens on it.
+        case nobody
+        /// A socket of the process `pid` listens on it.
+        case process
+        /// Another process's socket listens on it (or one this process cannot see).
+        case another
+    }
+
+    /// Who listens on `port` now: the listening sockets of /proc/net/tcp and tcp6 (their
+    /// inodes), matched against the `socket:[inode]` links in /proc/`pid`/fd. A server that
+    /// cannot bind its port (InspIRCd runs on without it) is not taken for the one that holds
+    /// it: connecting proves only that something answers.
+    public static func listener(on port: Int, owner pid: pid_t) -> Listener {
+        let hexPort = ":" + String(format: "%04X", port)
+        var inodes: Set<String> = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[3] == "0A" else { continue }
+                inodes.insert(String(fields[9]))
+            }
+        }
+        if inodes.isEmpty { return .nobody }
+        let folder = "/proc/\(pid)/fd"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name),
+                link.hasPrefix("socket:[")
+            else { continue }
+            if inodes.contains(String(link.dropFirst(8).dropLast())) { return .process }
+        }
+        return .another
     }
 
     /// A socket listening on 127.0.0.1:`port` (a server written by a test); the caller
