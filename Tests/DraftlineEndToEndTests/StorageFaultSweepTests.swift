@@ -19,6 +19,11 @@ import Testing
 /// every call with each of `EIO`, `EINTR`, `ENOSPC`, `EAGAIN`, `EROFS`, `EDQUOT`, `EACCES`
 /// and `EMFILE`. `STORAGE_SWEEP_SCENARIO=<word>` runs the scenarios whose name holds it.
 ///
+/// Every run has one pinned clock, so the clean runs after a faulted run are judged once
+/// for each directory faulted runs left (``CleanRuns``; `STORAGE_SWEEP_CLEAN=every` runs
+/// them after every run), and the reader copies the template for each run: a run costs
+/// the faulted process and, when it left a directory no run left before, the clean ones.
+///
 /// The scenarios run one after another, two runs at a time: the sweep keeps two cores busy,
 /// never a dozen, so the timing of the suites that run beside it is not its to spoil.
 @Suite("Every storage call failing once, with the real binary", .serialized)
@@ -187,12 +192,33 @@ struct StorageFaultSweepTests {
     /// each worker, for the whole sweep.
     final class Reader {
         static let script = """
-            import json, os, plistlib, re, sys
+            import hashlib, json, os, plistlib, re, shutil, stat, sys
             def contents(path):
                 with open(path, "rb") as f:
                     return plistlib.load(f)
+            def digest(root):
+                h = hashlib.sha256()
+                for top, dirs, files in os.walk(root):
+                    dirs.sort()
+                    for name in sorted(dirs + files):
+                        path = os.path.join(top, name)
+                        info = os.lstat(path)
+                        h.update(("%s\\0%o\\0" % (os.path.relpath(path, root), info.st_mode)).encode())
+                        if stat.S_ISLNK(info.st_mode):
+                            h.update(os.readlink(path).encode())
+                        elif stat.S_ISREG(info.st_mode):
+                            with open(path, "rb") as f:
+                                h.update(f.read())
+                        h.update(b"\\0")
+                return h.hexdigest()
             for line in sys.stdin:
-                root = line.rstrip("\\n")
+                request = line.rstrip("\\n").split("\\t")
+                if request[0] == "copy":
+                    shutil.rmtree(request[2], ignore_errors=True)
+                    shutil.copytree(request[1], request[2], symlinks=True)
+                    print("-- end --", flush=True)
+                    continue
+                root = request[0]
                 data = os.path.join(root, "data")
                 state = {"chats": {}, "errors": [], "format": None, "export": None, "leftovers": []}
                 for kind in ("chats", "threads"):
@@ -221,6 +247,7 @@ struct StorageFaultSweepTests {
                 tmp = os.path.join(data, "tmp")
                 state["leftovers"] = (sorted(os.listdir(tmp)) if os.path.isdir(tmp) else []) + \\
                     [n for n in os.listdir(root) if n.endswith(".tmp")]
+                state["digest"] = digest(root)
                 print(json.dumps(state))
                 print("-- end --", flush=True)
             """
@@ -234,16 +261,52 @@ struct StorageFaultSweepTests {
         }
 
         /// The state of the run directory `root` (which holds `data`).
-        func read(_ root: String) throws -> State {
+        func read(_ root: String) throws -> State { try look(at: root).state }
+
+        /// The state of the run directory `root`, and a digest of every name, mode, link
+        /// and byte under it: two runs that left the same digest left the same directory.
+        func look(at root: String) throws -> (state: State, digest: String) {
             try process.write(root + "\n")
             let json = try process.waitFor("-- end --\n", timeout: 60)
             guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
                 throw PseudoTerminal.Failure(description: "the reader said: \(json)")
             }
-            return State(
+            let state = State(
                 chats: object["chats"] as? [String: [String]] ?? [:], errors: object["errors"] as? [String] ?? [],
                 format: object["format"] as? String, export: object["export"] as? [String: [String]],
                 leftovers: object["leftovers"] as? [String] ?? [])
+            return (state, object["digest"] as? String ?? "")
+        }
+
+        /// Makes `target` a copy of `source` as it is (links, modes, times: `shutil.copytree`),
+        /// removing what was there: no process started for it.
+        func copy(_ source: String, to target: String) throws {
+            try process.write("copy\t\(source)\t\(target)\n")
+            _ = try process.waitFor("-- end --\n", timeout: 60)
+        }
+    }
+
+    /// What the clean runs after a faulted run found, by what the faulted run left: the
+    /// digest of its directory (and what was shown as sent). A clean run is the same
+    /// program on the same bytes at the same pinned time, so a directory left as another
+    /// run left it is judged once (most failing calls leave the directory as the first
+    /// failure of their kind did). `STORAGE_SWEEP_CLEAN=every` runs them after every run.
+    final class CleanRuns: @unchecked Sendable {
+        // @unchecked: `found` is guarded by `lock`.
+        private let lock = NSLock()
+        private var found: [String: [String]] = [:]
+        private(set) var reused = 0
+        static let every = ProcessInfo.processInfo.environment["STORAGE_SWEEP_CLEAN"] == "every"
+
+        /// The problems `judge` finds for `key`: found once, then given again.
+        func problems(for key: String, _ judge: () throws -> [String]) rethrows -> [String] {
+            if !Self.every, let known = lock.withLock({ found[key] }) {
+                lock.withLock { reused += 1 }
+                return known
+            }
+            let problems = try judge()
+            lock.withLock { found[key] = problems }
+            return problems
         }
     }
 
@@ -270,16 +333,20 @@ struct StorageFaultSweepTests {
         case .upgrade: input = "/chats\n"
         case .export: arguments = ["export", root + "/out.plist", "--data-dir", data]
         }
-        var environment = fixture.environment()
+        var environment = fixture.environment(pinned)
         if !faults.isEmpty { environment["DRAFTLINE_FAULTS"] = faults }
         return try spawn(Fixture.executable, arguments: arguments, environment: environment, input: input)
     }
+
+    /// The clock of every run of a sweep, pinned (2100-01-01, after every message of a
+    /// template): a run stores the same bytes each time it does the same thing.
+    static let pinned = ["SOURCE_DATE_EPOCH": "4102444800"]
 
     /// Runs a clean command on a run directory: a piped session, or a subcommand.
     static func clean(_ input: String, arguments: [String] = [], in root: String, fixture: Fixture) throws -> Outcome {
         try spawn(
             Fixture.executable, arguments: arguments.isEmpty ? ["--data-dir", root + "/data"] : arguments,
-            environment: fixture.environment(), input: input)
+            environment: fixture.environment(pinned), input: input)
     }
 
     /// Copies a directory as it is (links, modes), with `cp -a`.
@@ -379,11 +446,11 @@ struct StorageFaultSweepTests {
     /// nothing is.
     static func judge(
         _ scenario: Scenario, code: Int32, faulted: Outcome, root: String, baseline: State, reader: Reader,
-        fixture: Fixture
+        fixture: Fixture, cleanRuns: CleanRuns
     ) throws -> [String] {
         var problems: [String] = []
         let reason = String(cString: strerror(code))
-        let state = try reader.read(root)
+        let (state, digest) = try reader.look(at: root)
         problems += state.errors.map { "plistlib: \($0)" }
         let printed = faulted.output + faulted.error
         for word in forbidden where printed.contains(word) { problems.append("printed '\(word)'") }
@@ -426,10 +493,11 @@ struct StorageFaultSweepTests {
                 problems.append("\(key) holds \(tail(state.chats[key] ?? [])), not \(tail(expected))")
             }
             problems += others(than: [key], in: state, baseline: baseline)
-            let next = try clean("/open \(chat)\n\(after)\n", in: root, fixture: fixture)
-            problems += judgeClean(
-                next, shows: expected.last, chat: key, expected: expected + [after], root: root,
-                reader: reader)
+            problems += try cleanRuns.problems(for: digest + (acknowledged ? " sent" : "")) {
+                let next = try clean("/open \(chat)\n\(after)\n", in: root, fixture: fixture)
+                return judgeClean(
+                    next, shows: expected.last, chat: key, expected: expected + [after], root: root, reader: reader)
+            }
         case .importing:
             var complete = true
             for (chat, texts) in imported.sorted(by: { $0.key < $1.key }) {
@@ -449,21 +517,9 @@ struct StorageFaultSweepTests {
             }
             if faulted.status != 0 && lines.isEmpty { problems.append("failed, and nothing said") }
             problems += others(than: Array(imported.keys), in: state, baseline: baseline)
-            // Again, clean: the rest comes in, nothing twice.
-            let again = try clean(
-                "", arguments: ["import", root + "/import.plist", "--data-dir", root + "/data"], in: root,
-                fixture: fixture)
-            if again.status != 0 || !again.error.isEmpty { problems.append("the import again: \(again.error)") }
-            let final = try reader.read(root)
-            for (chat, texts) in imported {
-                let before = baseline.chats[chat] ?? []
-                let expected = before + texts.filter { !before.contains($0) }
-                if final.chats[chat] ?? [] != expected { problems.append("after the import again, \(chat) is wrong") }
+            problems += try cleanRuns.problems(for: digest) {
+                try importAgain(root: root, baseline: baseline, reader: reader, fixture: fixture)
             }
-            let next = try clean("/open carol\n\(after)\n", in: root, fixture: fixture)
-            let carol = final.chats["chats/carol"] ?? []
-            problems += judgeClean(
-                next, shows: carol.last, chat: "chats/carol", expected: carol + [after], root: root, reader: reader)
         case .upgrade:
             if faulted.status != 0 && lines.isEmpty { problems.append("failed, and nothing said") }
             if state.format == "2" {
@@ -476,18 +532,9 @@ struct StorageFaultSweepTests {
                     problems.append("messages lost or doubled before the upgrade finished: \(state.chats)")
                 }
             }
-            let list = try clean("/chats\n", in: root, fixture: fixture)
-            if list.status != 0 || !list.error.isEmpty { problems.append("the next start: \(list.error)") }
-            for user in ["alice", "tweet_9"] where !list.output.contains(user) {
-                problems.append("/chats does not list \(user): \(list.output)")
+            problems += try cleanRuns.problems(for: digest) {
+                try startAgain(root: root, baseline: baseline, reader: reader, fixture: fixture)
             }
-            let upgraded = try reader.read(root)
-            if upgraded.format != "2" { problems.append("the next start did not stamp format 2") }
-            problems += layoutProblems(upgraded, baseline: baseline, prefix: "after the next start, ")
-            let next = try clean("/open alice\n\(after)\n", in: root, fixture: fixture)
-            let alice = upgraded.chats["chats/alice"] ?? []
-            problems += judgeClean(
-                next, shows: alice.last, chat: "chats/alice", expected: alice + [after], root: root, reader: reader)
         case .export:
             let complete = Dictionary(
                 uniqueKeysWithValues: baseline.chats.map { (String($0.key.split(separator: "/")[1]), $0.value) })
@@ -502,16 +549,68 @@ struct StorageFaultSweepTests {
                 problems.append("failed without saying nothing was written")
             }
             if state.chats != baseline.chats { problems.append("the export changed the history") }
-            let again = try clean(
-                "", arguments: ["export", root + "/out.plist", "--data-dir", root + "/data"], in: root,
-                fixture: fixture)
-            if again.status != 0 || !again.error.isEmpty { problems.append("the export again: \(again.error)") }
-            if try reader.read(root).export != complete { problems.append("the export again is incomplete") }
-            let next = try clean("/open alice\n\(after)\n", in: root, fixture: fixture)
-            let alice = baseline.chats["chats/alice"] ?? []
-            problems += judgeClean(
-                next, shows: alice.last, chat: "chats/alice", expected: alice + [after], root: root, reader: reader)
+            problems += try cleanRuns.problems(for: digest) {
+                try exportAgain(root: root, baseline: baseline, complete: complete, reader: reader, fixture: fixture)
+            }
         }
+        return problems
+    }
+
+    /// The clean runs after a faulted import: the import again brings the rest in, nothing
+    /// twice; then carol's chat opens, shows and sends.
+    static func importAgain(root: String, baseline: State, reader: Reader, fixture: Fixture) throws -> [String] {
+        var problems: [String] = []
+        let again = try clean(
+            "", arguments: ["import", root + "/import.plist", "--data-dir", root + "/data"], in: root,
+            fixture: fixture)
+        if again.status != 0 || !again.error.isEmpty { problems.append("the import again: \(again.error)") }
+        let final = try reader.read(root)
+        for (chat, texts) in imported {
+            let before = baseline.chats[chat] ?? []
+            let expected = before + texts.filter { !before.contains($0) }
+            if final.chats[chat] ?? [] != expected { problems.append("after the import again, \(chat) is wrong") }
+        }
+        let next = try clean("/open carol\n\(after)\n", in: root, fixture: fixture)
+        let carol = final.chats["chats/carol"] ?? []
+        problems += judgeClean(
+            next, shows: carol.last, chat: "chats/carol", expected: carol + [after], root: root, reader: reader)
+        return problems
+    }
+
+    /// The clean runs after a faulted upgrade: the next start lists every chat and stamps
+    /// the layout; then alice's chat opens, shows and sends.
+    static func startAgain(root: String, baseline: State, reader: Reader, fixture: Fixture) throws -> [String] {
+        var problems: [String] = []
+        let list = try clean("/chats\n", in: root, fixture: fixture)
+        if list.status != 0 || !list.error.isEmpty { problems.append("the next start: \(list.error)") }
+        for user in ["alice", "tweet_9"] where !list.output.contains(user) {
+            problems.append("/chats does not list \(user): \(list.output)")
+        }
+        let upgraded = try reader.read(root)
+        if upgraded.format != "2" { problems.append("the next start did not stamp format 2") }
+        problems += layoutProblems(upgraded, baseline: baseline, prefix: "after the next start, ")
+        let next = try clean("/open alice\n\(after)\n", in: root, fixture: fixture)
+        let alice = upgraded.chats["chats/alice"] ?? []
+        problems += judgeClean(
+            next, shows: alice.last, chat: "chats/alice", expected: alice + [after], root: root, reader: reader)
+        return problems
+    }
+
+    /// The clean runs after a faulted export: the export again is whole; then alice's chat
+    /// opens, shows and sends.
+    static func exportAgain(
+        root: String, baseline: State, complete: [String: [String]], reader: Reader, fixture: Fixture
+    ) throws -> [String] {
+        var problems: [String] = []
+        let again = try clean(
+            "", arguments: ["export", root + "/out.plist", "--data-dir", root + "/data"], in: root,
+            fixture: fixture)
+        if again.status != 0 || !again.error.isEmpty { problems.append("the export again: \(again.error)") }
+        if try reader.read(root).export != complete { problems.append("the export again is incomplete") }
+        let next = try clean("/open alice\n\(after)\n", in: root, fixture: fixture)
+        let alice = baseline.chats["chats/alice"] ?? []
+        problems += judgeClean(
+            next, shows: alice.last, chat: "chats/alice", expected: alice + [after], root: root, reader: reader)
         return problems
     }
 
@@ -644,6 +743,7 @@ struct StorageFaultSweepTests {
         nonisolated(unsafe) var failures: [String] = []
         let baseline = try Reader(fixture: fixture).read(template)
         nonisolated(unsafe) let shared = fixture
+        let cleanRuns = CleanRuns()
         // Threads of their own with the stack a program's main thread has: Foundation's
         // Process.run overflows the half megabyte of a dispatch worker's.
         let done = DispatchGroup()
@@ -656,13 +756,12 @@ struct StorageFaultSweepTests {
                     for play in stride(from: worker, to: plays.count, by: workers) {
                         let (index, code) = plays[play]
                         let root = shared.root + "/run-\(worker)"
-                        try? FileManager.default.removeItem(atPath: root)
-                        try Self.copy(template, to: root, fixture: shared)
+                        try reader.copy(template, to: root)
                         let name = FaultPlan.codes.first { $0.value == code }?.key ?? String(code)
                         let faulted = try Self.run(scenario, in: root, faults: "fail=\(index):\(name)", fixture: shared)
                         let found = try Self.judge(
                             scenario, code: code, faulted: faulted, root: root, baseline: baseline, reader: reader,
-                            fixture: shared)
+                            fixture: shared, cleanRuns: cleanRuns)
                         if !found.isEmpty {
                             let call =
                                 "\(calls[index].name) \(calls[index].path.replacingOccurrences(of: root, with: ""))"
@@ -684,7 +783,8 @@ struct StorageFaultSweepTests {
         print(
             "storage sweep: \(scenario.name): \(calls.count) calls, \(plays.count) runs "
                 + "(\(Self.full ? "full" : "EIO on each, EINTR on every fifth, ENOSPC on each that can need space")), "
-                + "\(String(format: "%.1f", seconds)) s")
+                + "the clean runs after \(plays.count - cleanRuns.reused) of them, \(String(format: "%.1f", seconds)) s"
+        )
         #expect(failures.isEmpty, "\(failures)")
         #expect(
             problems.isEmpty, "\(problems.count) runs wrong; the first: \(problems.prefix(8).joined(separator: "\n"))")
