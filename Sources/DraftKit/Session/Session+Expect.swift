@@ -75,7 +75,9 @@ extension Session {
         }
     }
 
-    private func storedCount() throws(DraftlineError) -> Int {
+    /// How many messages the open chat holds; a failed read is the error that names its
+    /// file, never 0.
+    func storedCount() throws(DraftlineError) -> Int {
         let target = try currentTarget()
         do throws(StoreError) {
             let reading = try history.messageCount(in: target.chatID(as: identity))

@@ -70,11 +70,12 @@ extension Session {
     }
 
     /// Whether what `wait` waits for is there: enough arrivals that no earlier wait
-    /// counted, or the open chat holds enough messages.
+    /// counted, or the open chat holds enough messages. A count that cannot be read ends
+    /// the wait too: ``endWait(_:interrupted:)`` says why.
     public func waitIsOver(_ wait: Wait) -> Bool {
         switch wait.until {
         case .arrivals(let count): return live.arrivalsNotWaitedFor >= count
-        case .total(let count): return openChatCount() >= count
+        case .total(let count): return (try? storedCount()).map { $0 >= count } ?? true
         }
     }
 
@@ -96,19 +97,12 @@ extension Session {
             if interrupted { return [.error(.waitInterrupted(arrived: arrived, wanted: wanted))] }
             return [.error(.waitTimedOut(arrived: arrived, wanted: wanted, seconds: wait.seconds))]
         case .total(let wanted):
-            let held = openChatCount()
             _ = live.takeArrivals(nil)
+            let held: Int
+            do throws(DraftlineError) { held = try storedCount() } catch { return [.error(error)] }
             guard held < wanted else { return [.waited(wait.until, count: held)] }
             return [.error(.totalNotReached(held: held, wanted: wanted, seconds: interrupted ? nil : wait.seconds))]
         }
-    }
-
-    /// How many messages the open chat holds (0 when none is open or it cannot be read).
-    private func openChatCount() -> Int {
-        guard let target = screen.target else { return 0 }
-        guard let reading = try? history.messageCount(in: target.chatID(as: identity)) else { return 0 }
-        note(reading.warnings)
-        return reading.value
     }
 
     /// Stores the demo peers' answers that are due; they arrive through the feed.

@@ -1,0 +1,42 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import DraftKit
+@testable import DraftlineREPL
+
+/// A read that fails is an error that names its file, never "none" (issue 29): the
+/// session's own reads beside the commands, each failed by the one layer that calls C
+/// (``FaultPlan``), the way the storage sweep fails the store's.
+@Suite("A failed read is an error, never emptiness")
+struct FailedReadTests {
+    let scratch = ScratchDirectory()
+    var data: String { scratch.path + "/data" }
+
+    /// Every call on a path under `prefix` fails with `EIO` while `body` runs.
+    func unreadable<T>(under prefix: String, _ body: () -> T) -> T {
+        FaultPlan.withActive(FaultPlan([FaultPlan.Rule(failing: 0, with: EIO, onward: true, pathPrefix: prefix)]), body)
+    }
+
+    /// `/wait total` over a chat whose history cannot be read ends with the error that
+    /// names the chat's folder, not "holds 0 of 3".
+    @Test func aWaitForATotalOverAnUnreadableChatSaysWhy() throws {
+        let session = Frontend(Session(contacts: ContactBook(), history: try PropertyListHistory(directory: data)))
+        session.handle(.line("/open alice"))
+        session.handle(.line("one"))
+        let three = Wait(until: .total(3), seconds: 1)
+        let folder = data + "/chats/alice"
+        let (over, lines) = unreadable(under: folder) {
+            (session.session.waitIsOver(three), session.lines(for: session.session.endWait(three)))
+        }
+        // The wait does not run its time out over a count it cannot read.
+        #expect(over)
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.kind == .error)
+        #expect(lines.first?.text.contains(folder) == true, "\(lines)")
+        #expect(lines.first?.text.contains(String(cString: strerror(EIO))) == true, "\(lines)")
+        #expect(lines.first?.text.contains("holds") == false, "\(lines)")
+        // Readable again, the same wait counts what is there.
+        #expect(session.session.endWait(three) == [.error(.totalNotReached(held: 1, wanted: 3, seconds: 1))])
+    }
+}
