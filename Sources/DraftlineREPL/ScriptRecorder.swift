@@ -27,14 +27,17 @@ public struct ScriptRecorder: Sendable {
 
     public init() {}
 
-    /// Records one event read on the terminal: `prefill` the line it started with,
+    /// Records one event read on the terminal: `prefill` the line it started with, `held`
+    /// the text the line held for the user where no draft keeps it (``Session/heldLine``),
     /// `screen` the screen's name before it, `reports` the session's answer and `session`
     /// the state after it (`asking` while it waits for the answer to a question).
     public mutating func record(
-        _ event: InputEvent, origin: LineOrigin, prefill: TextDraft?, screen: String, reports: [Report],
-        session: Session, asking: Bool = false
+        _ event: InputEvent, origin: LineOrigin, prefill: TextDraft?, held: TextDraft? = nil, screen: String,
+        reports: [Report], session: Session, asking: Bool = false
     ) {
-        guard let keys = Self.keys(for: event, origin: origin, prefill: afterError ? nil : prefill, whole: afterError)
+        guard
+            let keys = Self.command(typedInto: held, event: event, origin: origin)
+                ?? Self.keys(for: event, origin: origin, prefill: afterError ? nil : prefill, whole: afterError)
         else { return }
         lines.append(keys)
         afterError = reports.contains { $0.error != nil }
@@ -52,6 +55,17 @@ public struct ScriptRecorder: Sendable {
 
     /// The script, each line ended by a newline.
     public var script: String { lines.map { $0 + "\n" }.joined() }
+
+    /// The piped line for a command typed into text the line held for the user (`held`):
+    /// the terminal judges it against that text (the line's baseline there), which a pipe
+    /// never holds (it set the text aside when the terminal gave it back), so the pipe gets
+    /// the command alone, on an emptied line. `nil` for any other event.
+    static func command(typedInto held: TextDraft?, event: InputEvent, origin: LineOrigin) -> String? {
+        guard let held, case .line(let text) = event, !origin.isRecalled,
+            case .command(let command)? = CommandInDraft.typedInto(text, given: held, pasted: origin.pasted)
+        else { return nil }
+        return "\u{15}" + command
+    }
 
     /// The piped line that makes `event` from a line pre-filled with `prefill`; `nil` for
     /// the end of input, which a terminal does not give. `whole` writes the line whole

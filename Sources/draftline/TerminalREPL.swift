@@ -91,6 +91,7 @@ struct TerminalREPL {
         var number = 0
         while !frontend.hasQuit {
             let prefill = frontend.session.prefill
+            let held = frontend.session.heldLine
             let screen = frontend.session.screenName
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
             number += 1
@@ -101,7 +102,7 @@ struct TerminalREPL {
             console.show(response.lines)
             results.record(response.reports, line: number, presenter: frontend.presenter)
             recorder?.record(
-                event, origin: origin, prefill: prefill, screen: screen, reports: response.reports,
+                event, origin: origin, prefill: prefill, held: held, screen: screen, reports: response.reports,
                 session: frontend.session, asking: frontend.question != nil)
             var stop = options.strict && response.lines.contains { $0.kind == .error }
             for effect in response.effects {

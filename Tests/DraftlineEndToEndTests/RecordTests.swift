@@ -21,13 +21,13 @@ struct RecordTests {
         try record("session") { terminal in try playSession(terminal) }
     }
 
-    /// Starts draftline on a terminal with `--record`, opens alice's chat, plays `steps`
-    /// (which end the session), and returns the script written.
-    func record(_ name: String, _ steps: (PseudoTerminal) throws -> Void) throws -> String {
+    /// Starts draftline on a terminal with `--record`, opens alice's chat (unless `atHome`),
+    /// plays `steps` (which end the session), and returns the script written.
+    func record(_ name: String, atHome: Bool = false, _ steps: (PseudoTerminal) throws -> Void) throws -> String {
         let script = fixture.root + "/\(name).txt"
         let terminal = try fixture.startTerminal(["--record", script], environment: Self.clock)
         try terminal.waitForPrompt("draftline> ")
-        try terminal.open("alice")
+        if !atHome { try terminal.open("alice") }
         try steps(terminal)
         #expect(try terminal.waitForExit() == .exited(0))
         return try String(contentsOfFile: script, encoding: .utf8)
@@ -216,6 +216,66 @@ struct RecordTests {
         #expect(failed.error.hasSuffix("draftline: stopped at line 4 (--strict)\n"), "\(failed.error)")
         #expect(
             failed.error.contains("expectation failed: the line before got the error unknown-command; found no error"))
+    }
+
+    /// Text the terminal holds in the line at home (refused by `^X b`, or by Enter: no
+    /// draft can keep it there) is the line's baseline there, and a pipe never holds it
+    /// (it goes on the undo stack): a command typed after it, a failed one and the same
+    /// fixed, is recorded as the command alone on an emptied line, so the replay runs
+    /// what the terminal ran. (The recorder wrote the whole line, which a pipe reads as
+    /// one unknown command or as text refused: the replay stopped there.)
+    @Test func aCommandTypedAfterTextHeldAtHomeReplaysAsTheCommand() throws {
+        let script = try record("held", atHome: true) { terminal in
+            try terminal.send("half typed\u{18}b")
+            try terminal.waitFor("the key did nothing")
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.send("/opne bob\r")
+            try terminal.waitFor("unknown command '/opne'")
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.send(String(repeating: "\u{7F}", count: 8) + "open bob\r")
+            try terminal.waitForPrompt("bob> ")
+            try terminal.send("hi bob\r")
+            try terminal.waitFor("you: hi bob")
+            try terminal.send("\u{18}b")
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.send("stray\r")
+            try terminal.waitFor("not sent 'stray'")
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.send("/open alice\r")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("/quit\r")
+        }
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            lines == [
+                "half typed\u{18}b",
+                "/expect error nothing-to-keep-draft-for",
+                "\u{15}/opne bob",
+                "/expect error unknown-command",
+                "\u{15}/open bob",
+                "/expect screen bob",
+                "hi bob",
+                #"/expect message 1 "hi bob" from me type text"#,
+                "\u{18}b",
+                "/expect screen home",
+                "stray",
+                "/expect error not-sent-no-chat",
+                "\u{15}/open alice",
+                "/expect screen alice",
+                "/quit",
+                "",
+            ], "\(lines)")
+        let replayed = try Fixture()
+        let result = try replay(script, in: replayed)
+        #expect(result.status == 0, "\(result.error)")
+        let checks = lines.filter { $0.hasPrefix("/expect ") }.count
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == checks)
+        #expect(try replayed.messages(in: "bob").map(\.content) == ["hi bob"])
+        // The command changed (another chat opened): the replay stops at the check after it.
+        let failed = try replay(
+            script.replacingOccurrences(of: "\u{15}/open bob\n", with: "\u{15}/open carol\n"), in: try Fixture())
+        #expect(failed.status == 1)
+        #expect(failed.error.hasSuffix("draftline: stopped at line 6 (--strict)\n"), "\(failed.error)")
     }
 
     /// `--record` is for a terminal: on a pipe the input is the script already (status 2),

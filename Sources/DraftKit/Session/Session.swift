@@ -31,8 +31,9 @@ public final class Session {
     /// keeps its origin: a paste in it is still text, never a command).
     public internal(set) var linePasted: [Range<Int>] = []
     /// The text the edit line holds for the user where no draft keeps it (home, a
-    /// profile): given back there, or brought back by `/undo` (see ``baseline``).
-    var heldLine: TextDraft?
+    /// profile): given back there, or brought back by `/undo` (see ``baseline``). A pipe
+    /// never holds one: the text goes on the undo stack instead.
+    public internal(set) var heldLine: TextDraft?
     /// On a pipe, the line a terminal would give back after the command typed into it
     /// failed: an empty piped line right after it is Enter again on that line (the same
     /// command attempt, nothing sent), as on a terminal. Any other piped line starts from
