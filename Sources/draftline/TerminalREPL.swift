@@ -89,11 +89,26 @@ struct TerminalREPL {
         var results = ScriptResults()
         var recorder = reports?.recording == true ? ScriptRecorder() : nil
         var number = 0
+        // --strict, as on a pipe: the line whose error the next line may check with
+        // `/expect error` (a recorded session states each error it got); any other next
+        // line stops the session. An error answering a question waits for the question's end.
+        var unchecked: Int?
+        func stop(at line: Int) {
+            results.stop(at: line)
+            console.write("draftline: stopped at line \(line) (--strict)\n", to: .error)
+        }
         while !frontend.hasQuit {
             let prefill = frontend.session.prefill
             let held = frontend.session.heldLine
             let screen = frontend.session.screenName
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
+            if let erred = unchecked, frontend.session.question == nil {
+                unchecked = nil
+                guard case .line(let text) = event, Expectation.checksError(text) else {
+                    stop(at: erred)
+                    break
+                }
+            }
             number += 1
             // /help fits the terminal as it is now (its last column left free).
             let width = min(console.terminalWidth ?? Presenter.helpWidth, Presenter.helpWidth)
@@ -104,7 +119,7 @@ struct TerminalREPL {
             recorder?.record(
                 event, origin: origin, prefill: prefill, held: held, screen: screen, reports: response.reports,
                 session: frontend.session, asking: frontend.question != nil)
-            var stop = options.strict && response.lines.contains { $0.kind == .error }
+            var erred = options.strict && response.lines.contains { $0.kind == .error }
             for effect in response.effects {
                 switch effect {
                 case .remember(let line):
@@ -113,11 +128,11 @@ struct TerminalREPL {
                     entered = Array((entered + [line]).suffix(lineHistory.limit))
                     unsaved = Array((unsaved + [line]).suffix(lineHistory.limit))
                     save(waiting: false)
-                case .wait(let wait) where !stop:
+                case .wait(let wait) where !erred:
                     // A paste meanwhile comes bracketed, and waits whole for the edit line.
                     let ended = editor.takingPastes { live?.wait(wait, interruptible: true) } ?? []
                     results.record(ended, line: number, presenter: frontend.presenter)
-                    stop = options.strict && ended.contains { if case .error = $0 { true } else { false } }
+                    erred = options.strict && ended.contains { $0.error != nil }
                 case .wait:
                     break
                 case .playTour(let chapter, let speed):
@@ -128,11 +143,12 @@ struct TerminalREPL {
                     break
                 }
             }
-            if stop {
-                results.stop(at: number)
-                console.write("draftline: stopped at line \(number) (--strict)\n", to: .error)
+            // A check that failed stops at once; another error, unless the next line checks it.
+            if erred && response.reports.contains(where: \.isCheck) {
+                stop(at: number)
                 break
             }
+            if erred, unchecked == nil { unchecked = number }
         }
         save(waiting: true)
         let recorded = recorder.map { reports?.write(record: $0.script) ?? true } ?? true

@@ -278,6 +278,37 @@ struct RecordTests {
         #expect(failed.error.hasSuffix("draftline: stopped at line 6 (--strict)\n"), "\(failed.error)")
     }
 
+    /// `--strict` on a terminal means what it means on a pipe: an error the very next line
+    /// checks (`/expect error`) does not stop the session, any other next line stops it at
+    /// the error's line (status 1), and a failed check stops at once. (It stopped at the
+    /// first error, so a recorded session driven on a terminal with its checks could not
+    /// go past a typo.)
+    @Test func strictOnATerminalGoesOnPastAnErrorTheNextLineChecks() throws {
+        let terminal = try fixture.startTerminal(["--strict"], environment: Self.clock)
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/opne alice\r")
+        try terminal.waitFor("unknown command '/opne'")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{15}/expect error unknown-command\r")
+        try terminal.waitFor("ok: the line before got the error unknown-command")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/open alice\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/attach /nonexistent/photo.png\r")
+        try terminal.waitFor("no such file")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}hello\r")
+        try terminal.waitFor("draftline: stopped at line 4 (--strict)")
+        #expect(try terminal.waitForExit() == .exited(1))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        // A check that fails stops the session there, whatever comes next.
+        let checked = try fixture.startTerminal(["--strict"], environment: Self.clock)
+        try checked.waitForPrompt("draftline> ")
+        try checked.send("/expect screen bob\r")
+        try checked.waitFor("draftline: stopped at line 1 (--strict)")
+        #expect(try checked.waitForExit() == .exited(1))
+    }
+
     /// `--record` is for a terminal: on a pipe the input is the script already (status 2),
     /// and a path it cannot write is refused before anything runs.
     @Test func recordNeedsATerminalAndAPathItCanWrite() throws {
