@@ -108,7 +108,7 @@ public enum FuzzProperties {
             if warnings.count != 1 || !read.isEmpty { return "moved aside with \(warnings.count) warnings" }
             if FileManager.default.contents(atPath: chat + "/" + aside) != data { return "moved aside changed" }
         } else {
-            let decoded = (try? PropertyListDecoder().decode([Message].self, from: data))?.count ?? -1
+            let decoded = PropertyListReaders.foundationSegment(data)?.count ?? -1
             if !warnings.isEmpty || read.count != min(20, decoded) {
                 return "read \(read.count) of \(decoded) messages with \(warnings.count) warnings"
             }

@@ -30,7 +30,9 @@ struct BoundedReadingTests {
     @Test func aFileWithinTheLimitDecodesAndOnePastItIsRefused() throws {
         let limit = PropertyListInput.maximumDepth
         #expect(throws: Never.self) { try PropertyListInput.check(Fixture.nestedXML(depth: limit - 1)) }
-        #expect(throws: PropertyListInput.TooDeep.self) { try PropertyListInput.check(Fixture.nestedXML(depth: limit)) }
+        #expect(throws: PropertyListInput.Refusal.tooDeep) {
+            try PropertyListInput.check(Fixture.nestedXML(depth: limit))
+        }
         let binary = try PropertyListSerialization.data(fromPropertyList: [[["a"]]], format: .binary, options: 0)
         #expect(PropertyListInput.depth(of: binary) == 0)
     }

@@ -75,7 +75,7 @@ struct FuzzPassTests {
     @Test func historyReader() throws {
         let scratch = ScratchDirectory()
         let seeds = try Self.seedInputs("history-reader")
-        #expect(seeds.count == 4)
+        #expect(seeds.count == 5)
         // The seeds (valid, foreign, truncated), then each mutated a little, then noise.
         var random = SeededGenerator(seed: 3)
         var inputs = seeds
@@ -151,7 +151,7 @@ struct FuzzPassTests {
     /// a little, and contacts files built from random bytes, binary and XML.
     @Test func contactsAgree() throws {
         let seeds = try Self.seedInputs("contacts-agree")
-        #expect(seeds.count == 8)
+        #expect(seeds.count == 9)
         let pass = Self.differentialPass(
             seeds, seed: 16, longest: 48, property: FuzzProperties.contactsAgree,
             own: { PropertyListReaders.ownContacts(FuzzProperties.contactsDocument($0)) != nil },
@@ -165,7 +165,7 @@ struct FuzzPassTests {
     /// mutated a little, and chat logs built from random bytes, binary and XML.
     @Test func readersAgree() throws {
         let seeds = try Self.seedInputs("readers-agree")
-        #expect(seeds.count == 15)
+        #expect(seeds.count == 18)
         let pass = Self.differentialPass(
             seeds, seed: 14, longest: 64, property: FuzzProperties.readersAgree,
             own: { PropertyListReaders.ownChatLog(FuzzProperties.readersDocument($0)) != nil },

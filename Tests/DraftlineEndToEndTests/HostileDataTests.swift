@@ -48,11 +48,16 @@ struct HostileDataTests {
     }
 
     /// The same bytes where a segment, the contacts or the edit line's history belong, and
-    /// in a segment that a journal record announces to a running draftline.
-    @Test(arguments: ["segment", "contacts", "line-history", "arrival"])
-    func depthHiddenFromTheScanWhereDataBelongs(_ place: String) throws {
+    /// in a segment that a journal record announces to a running draftline; and there a
+    /// binary array counted 2^64 - 1, on which Foundation's scanner traps (SIGILL, as it did
+    /// on 2^63 and more before: ``aCountFoundationTrapsOnIsOneLineAtImport(_:)``).
+    @Test(arguments: ["segment", "contacts", "line-history", "arrival"], ["depth", "count"])
+    func bytesThatKillFoundationWhereDataBelongs(_ place: String, _ form: String) throws {
         #expect(try run("/open alice\nhi\n").status == 0)
-        let deep = Fixture.instructionHiddenXML(depth: 50_000)
+        let deep =
+            form == "depth"
+            ? Fixture.instructionHiddenXML(depth: 50_000)
+            : Self.countedBinary([0xAF, 0x13] + [UInt8](repeating: 0xFF, count: 8))
         switch place {
         case "segment":
             try deep.write(to: URL(fileURLWithPath: data + "/chats/alice/00000000.plist"))
@@ -313,6 +318,38 @@ struct HostileDataTests {
         let result = try importing(try write(Data(bytes), to: "set.plist"))
         #expect(result.status == 2, "\(result.error)")
         #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("nothing was imported"))
+    }
+
+    /// A binary property list of `objects` (each an object's bytes; one-byte offsets and
+    /// references), the first the top object.
+    static func countedBinary(_ objects: [UInt8]...) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets + [0, 0, 0, 0, 0, 0, 1, 1]
+        for figure in [objects.count, 0, table] { bytes += withUnsafeBytes(of: UInt64(figure).bigEndian, Array.init) }
+        return Data(bytes)
+    }
+
+    /// A chat's array counted 2^64 - 1 (the one `make test` once crashed on: Foundation's
+    /// scanner multiplies the count by the reference size and traps converting 2^63 or more
+    /// to an Int, SIGILL in scanArrayOrSet from ChatLogFile.Value), and a dictionary counted
+    /// 2^62 (the variant: the import's own size measure overflowed on it first). One line,
+    /// status 2, nothing made: the own reader refuses the file before Foundation sees it.
+    @Test(arguments: ["array", "dictionary"])
+    func aCountFoundationTrapsOnIsOneLineAtImport(_ form: String) throws {
+        let count: [UInt8] =
+            form == "array"
+            ? [0xAF, 0x13] + [UInt8](repeating: 0xFF, count: 8) : [0xDF, 0x13, 0x40] + [UInt8](repeating: 0, count: 7)
+        let file = Self.countedBinary([0xD1, 0x01, 0x02], [0x55] + Array("alice".utf8), count)
+        let result = try importing(try write(file, to: "counted.plist"))
+        #expect(result.status == 2, "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("not a property list"))
+        #expect(!FileManager.default.fileExists(atPath: data), "nothing made")
     }
 
     // MARK: 10. the runs file

@@ -11,7 +11,10 @@ extension BinaryChatLog {
     /// The size of `data` read as a tree: each string's bytes (two a UTF-16 unit), eight
     /// bytes a number or date, and eight an array element, sixteen a dictionary entry, on
     /// top of what they hold; more than `limit` is `limit + 1`. `nil` when `data` is not a
-    /// binary property list or an object holds itself (Foundation refuses those).
+    /// binary property list, an object holds itself (Foundation refuses those), or an array,
+    /// set or dictionary reached claims more references than the objects hold
+    /// (``PropertyListInput/check(_:)`` refuses those: Foundation's scanner traps on a count
+    /// whose references would take 2^63 bytes or more).
     static func expandedSize(_ data: Data, limit: Int) -> Int? {
         data.withUnsafeBytes { raw in BinaryChatLog(table: raw)?.expandedSize(limit: limit) }
     }
@@ -27,10 +30,11 @@ extension BinaryChatLog {
         func enter(_ object: Int) -> Bool {
             guard let (kind, count, at) = header(object) else { return false }
             var children: [Int] = []
-            switch kind {
-            case 0xA, 0xC: children = references(count, at: at) ?? []
-            case 0xD: children = count <= Int.max / 2 ? references(2 * count, at: at) ?? [] : []
-            default: break
+            if kind == 0xA || kind == 0xC || kind == 0xD {
+                guard let held = kind == 0xD ? (count <= Int.max / 2 ? 2 * count : nil) : count,
+                    let all = references(held, at: at)
+                else { return false }
+                children = all
             }
             visiting[object] = true
             stack.append((object, children, 0))
@@ -38,13 +42,17 @@ extension BinaryChatLog {
         }
         func own(_ object: Int) -> Int {
             guard let (kind, count, _) = header(object) else { return 0 }
+            let width: Int
             switch kind {
-            case 0x4, 0x5: return count
-            case 0x6: return 2 * count
-            case 0xA, 0xC: return 8 * count
-            case 0xD: return 16 * count
+            case 0x4, 0x5: width = 1
+            case 0x6: width = 2
+            case 0xA, 0xC: width = 8
+            case 0xD: width = 16
             default: return 8
             }
+            // A count from the file: its product may not fit (a UTF-16 string of 2^62 units).
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: width)
+            return overflow ? cap : min(cap, bytes)
         }
         guard topObject < offsets.count, enter(topObject) else { return nil }
         while let top = stack.last {
@@ -54,8 +62,9 @@ extension BinaryChatLog {
                 guard child >= 0, child < offsets.count else { continue }
                 if size[child] >= 0 { continue }
                 guard !visiting[child] else { return nil }
-                if let (kind, _, _) = header(child), kind == 0xA || kind == 0xC || kind == 0xD {
-                    _ = enter(child)
+                guard let (kind, _, _) = header(child) else { return nil }
+                if kind == 0xA || kind == 0xC || kind == 0xD {
+                    guard enter(child) else { return nil }
                 } else {
                     size[child] = own(child)
                 }

@@ -136,10 +136,12 @@ public struct ChatLogFile {
     /// Parses a property list (XML or binary) with Foundation's `PropertyListDecoder`.
     init(foundation data: Data) throws(Problem) {
         let root: [String: Value]
-        do throws(PropertyListInput.TooDeep) {
+        do throws(PropertyListInput.Refusal) {
             try PropertyListInput.check(data)
-        } catch {
+        } catch .tooDeep {
             throw .tooDeep(PropertyListInput.maximumDepth)
+        } catch {
+            throw .notAPropertyList
         }
         do {
             root = try PropertyListDecoder().decode([String: Value].self, from: data)

@@ -9,18 +9,26 @@ import Foundation
 /// deeper than ``maximumDepth``. The scan follows Foundation's reading of tags: a tag ends
 /// at its first `>` (quotes do not count), one that ends in `/>` is empty, and comments,
 /// `CDATA` sections, processing instructions and declarations are stepped over; it keeps
-/// the deepest nesting seen, so closing tags cannot hide an earlier depth. Binary property
-/// lists, which Foundation reads without recursing this way, are passed as they are.
+/// the deepest nesting seen, so closing tags cannot hide an earlier depth.
+///
+/// Foundation's binary scanner does not recurse this way, but it traps (SIGILL) on an
+/// array, set or dictionary whose count times the reference size is 2^63 bytes or more
+/// (`Int(byteCount)` in `scanArrayOrSet` and `scanDictionary`): eighteen bytes of an array
+/// counted `0xFFFFFFFFFFFFFFFF` kill the process. So a binary property list is passed only
+/// when the own reader walks it from its top object (``BinaryChatLog/expandedSize(_:limit:)``):
+/// its trailer and offset table hold, every array, set and dictionary reached holds its
+/// references within the objects, and no object holds itself.
 enum PropertyListInput {
     /// The deepest nesting of XML elements accepted: `plist`, `array`, `dict` and values
     /// count alike. Messages nest four deep; no file draftline reads needs more than a few.
     static let maximumDepth = 128
 
     /// Why bytes were refused before decoding.
-    struct TooDeep: Error, Equatable, CustomStringConvertible {
-        var description: String {
-            "its elements nest deeper than \(PropertyListInput.maximumDepth) levels"
-        }
+    enum Refusal: Error, Equatable {
+        /// XML whose elements nest deeper than ``maximumDepth``.
+        case tooDeep
+        /// A binary property list the own reader cannot walk from its top object.
+        case notWhole
     }
 
     /// Decodes a value, after ``check(_:)``.
@@ -29,9 +37,13 @@ enum PropertyListInput {
         return try PropertyListDecoder().decode(type, from: data)
     }
 
-    /// Throws ``TooDeep`` when the bytes are XML nested deeper than ``maximumDepth``.
-    static func check(_ data: Data) throws(TooDeep) {
-        guard depth(of: data) <= maximumDepth else { throw TooDeep() }
+    /// Throws when the bytes are XML nested deeper than ``maximumDepth``, or a binary
+    /// property list that does not hold together as Foundation's scanner needs.
+    static func check(_ data: Data) throws(Refusal) {
+        if data.starts(with: Array("bplist".utf8)) {
+            guard BinaryChatLog.expandedSize(data, limit: 0) != nil else { throw .notWhole }
+        }
+        guard depth(of: data) <= maximumDepth else { throw .tooDeep }
     }
 
     /// The deepest nesting of elements in the bytes read as XML (0 for a binary property
