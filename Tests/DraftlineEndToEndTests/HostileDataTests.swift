@@ -154,12 +154,14 @@ struct HostileDataTests {
     // MARK: 5. the kinds' key
 
     /// A chat named `draftline.kinds` (a contact's key) is exported as a chat beside the
-    /// kinds, which plistlib reads both of, and comes back from an import.
-    @Test func aChatNamedLikeTheKindsKeyIsExportedAndImported() throws {
+    /// kinds, which plistlib reads both of, and comes back from an import; the whole export
+    /// (the issue's) and the export of that one chat with `--chat` (the variant).
+    @Test(arguments: [[], ["--chat", "draftline.kinds"]])
+    func aChatNamedLikeTheKindsKeyIsExportedAndImported(_ options: [String]) throws {
         try fixture.writeContacts(["draftline.kinds"], into: data)
         #expect(try run("/open draftline.kinds\nhello\n").status == 0)
         let file = fixture.root + "/out.plist"
-        #expect(try run("", ["export", file]).status == 0)
+        #expect(try run("", ["export", file] + options).status == 0)
         let exported = try fixture.propertyList(at: file)
         #expect((exported["draftline.kinds"] as? [[String: Any]])?.first?["content"] as? String == "hello")
         #expect(exported["draftline:kinds"] as? [String: String] == ["draftline.kinds": "chat"])
