@@ -94,7 +94,8 @@ let package = Package(
                 "BracketedPaste", "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "Completion",
             ]),
         .testTarget(
-            name: "IRCTests", dependencies: ["IRCProtocol", "IRCClient", "IRCFixtures", "DraftKit"]),
+            name: "IRCTests",
+            dependencies: ["IRCProtocol", "IRCClient", "IRCFixtures", "DraftKit", "DraftlineTestSupport"]),
         .testTarget(
             name: "DraftlineEndToEndTests",
             dependencies: [

@@ -16,6 +16,22 @@ extension Presenter {
             return "\(verb) the history of \(chat): \(detail(failure))"
         case .readOnly(let failure):
             return "the data directory cannot be written here: \(detail(failure))"
+        case .notDelivered(let failure):
+            return describe(failure)
+        }
+    }
+
+    /// Why the chat server did not take a message.
+    public static func describe(_ failure: DeliveryFailure) -> String {
+        switch failure {
+        case .notConnected: return "not connected to the server"
+        case .noSuchUser(let name): return "nobody called \(TerminalText.visible(name)) is on the server"
+        case .channelRefused(let channel): return "the channel \(TerminalText.visible(channel)) does not take it"
+        case .refused(let code, let text): return "the server refused it (\(code) \(TerminalText.visible(text)))"
+        case .cut(let sent, let relayed): return "the server cut it short (relayed \(relayed) of \(sent) bytes)"
+        case .connectionLost: return "the connection ended before the server took it"
+        case .noAnswer: return "the server did not answer in time"
+        case .unsendable(let what): return "it cannot be sent to the server: \(TerminalText.visible(what))"
         }
     }
 
@@ -109,6 +125,12 @@ extension Presenter {
                 "a message arrived in \(chat) but could not be read (\(describe(failure))): opening the chat shows it"
         case .chatListNotBuilt(let failure):
             return "the chat list's index was not built (\(describe(failure))): /chats reads every chat until it is"
+        case .sentNotKept(let chat, let error):
+            return "sent to \(chat), but this side's history could not keep it (\(describe(error))): "
+                + "it is not to be sent again"
+        case .arrivalNotKept(let chat, let error):
+            return "a message arrived in \(chat) but this side's history could not keep it (\(describe(error))): "
+                + "it is shown only now"
         }
     }
 

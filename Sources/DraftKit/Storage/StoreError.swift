@@ -13,6 +13,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The data directory cannot be written here (a read-only file system, no write
     /// permission): it is read, and nothing is stored. The call that told.
     case readOnly(FileError)
+    /// The other side, a chat server (``Transport``), did not take the message: why.
+    /// Nothing was stored.
+    case notDelivered(DeliveryFailure)
 }
 
 /// Something a ``HistoryStore`` noticed and repaired or worked around, delivered with the
@@ -50,4 +53,10 @@ public enum StoreWarning: Equatable, Sendable {
     /// The chat list's index is missing and could not be built (the call that failed):
     /// the chat list reads every chat until it is.
     case chatListNotBuilt(FileError)
+    /// A chat server took a message of this side's, but this side's history could not
+    /// keep it (why): it is sent, and not shown again when the chat is opened.
+    case sentNotKept(ChatID, StoreError)
+    /// A message came from a chat server that this side's history could not keep (why):
+    /// it is shown now, and not when the chat is opened again.
+    case arrivalNotKept(ChatID, StoreError)
 }

@@ -1,0 +1,194 @@
+import DraftKit
+import Foundation
+import IRCProtocol
+
+/// A chat server as the other side (SPEC §6): the session's ``Transport`` over an
+/// ``IRCClient``.
+///
+/// A send goes out as PRIVMSG lines and is in flight until the server has it (its echo
+/// with `echo-message`, else the lines written): then it is stored in this side's history
+/// and told as acknowledged; a refusal (not connected, `401`, `404`, a line cut, the
+/// connection gone) is told as failed, nothing stored, and the session gives the text
+/// back (SPEC §1a). A message the server brings for a draftline chat is stored once in
+/// this side's history, under the server's `msgid` when it gives one, and arrives as from
+/// the journal. What else the client says (connected, lost, typing) is kept for the front
+/// end (``takeEvents()``).
+public final class IRCTransport: Transport {
+    /// The connection.
+    public let client: IRCClient
+    /// This side's history: what was sent and what arrived.
+    public let history: any HistoryStore
+    /// Who this side is: its nick.
+    public let identity: GlobalKey
+    /// Sends the server has not answered yet, by the client's ID.
+    private var inFlight: [SendID: (message: Message, chat: ChatID)] = [:]
+    /// The server's IDs of messages stored already, the newest last (bounded).
+    private var stored: [String] = []
+    private var storedSet: Set<String> = []
+    /// Client events that are no message and no send's fate, oldest first.
+    private var events: [IRCClientEvent] = []
+    /// How many arrivals without a server ID this transport has named.
+    private var unnamed = 0
+
+    /// How many server IDs are remembered to store an arrival once.
+    public static let remembered = 4096
+
+    public init(client: IRCClient, history: any HistoryStore, identity: GlobalKey) {
+        self.client = client
+        self.history = history
+        self.identity = identity
+    }
+
+    public var descriptor: Int32 { client.descriptor }
+
+    /// Hands `message` to the server: in flight until it answers (``take()``), or failed
+    /// at once when it cannot go.
+    public func send(_ message: Message, to chat: ChatID) -> Delivery {
+        guard let target = Self.target(of: chat, message: message) else {
+            return .failed(.notDelivered(.unsendable("the chat \(chat) has no address on the server")))
+        }
+        do throws(SendRefusal) {
+            let id = try client.send(Self.content(of: message), to: target)
+            inFlight[id] = (message, chat)
+            return .inFlight
+        } catch {
+            return .failed(.notDelivered(Self.failure(error)))
+        }
+    }
+
+    /// What the server brought since the last take: arrivals stored and given, and the
+    /// fate of sends in flight.
+    public func take() -> FeedSlice {
+        let slice = client.take()
+        var result = FeedSlice(hasMore: slice.hasMore)
+        for event in slice.events {
+            switch event {
+            case .arrived(let arrival):
+                let chat = arrival.target.chatID(as: identity)
+                if let id = arrival.messageID, storedSet.contains(id) { continue }
+                let message = message(arrival, in: chat)
+                do throws(StoreError) {
+                    result.warnings += try history.append(message, to: chat)
+                    if let id = arrival.messageID { remember(id) }
+                } catch {
+                    result.warnings.append(.arrivalNotKept(chat, error))
+                }
+                result.arrivals.append(Arrival(chat: chat, message: message))
+            case .acknowledged(let id, _, let serverID):
+                guard let (message, chat) = inFlight.removeValue(forKey: id) else { continue }
+                var warnings: [StoreWarning] = []
+                do throws(StoreError) {
+                    warnings = try history.append(message, to: chat)
+                    if let serverID { remember(serverID) }
+                } catch {
+                    warnings = [.sentNotKept(chat, error)]
+                }
+                result.deliveries.append(Delivered(messageID: message.messageID, delivery: .acknowledged(warnings)))
+            case .failed(let id, let failure, _):
+                guard let (message, _) = inFlight.removeValue(forKey: id) else { continue }
+                result.deliveries.append(
+                    Delivered(messageID: message.messageID, delivery: .failed(.notDelivered(Self.failure(failure)))))
+            default:
+                events.append(event)
+            }
+        }
+        return result
+    }
+
+    /// The client's other events since the last call, oldest first.
+    public func takeEvents() -> [IRCClientEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Remembers a server ID stored, forgetting the oldest past ``remembered``.
+    private func remember(_ id: String) {
+        guard storedSet.insert(id).inserted else { return }
+        stored.append(id)
+        if stored.count > Self.remembered * 2 {
+            for old in stored.prefix(stored.count - Self.remembered) { storedSet.remove(old) }
+            stored.removeFirst(stored.count - Self.remembered)
+        }
+    }
+
+    /// The message an arrival is, as this side stores it: from its sender, at the server's
+    /// time when given (else now), under the server's ID when given.
+    private func message(_ arrival: IRCArrival, in chat: ChatID) -> Message {
+        let sentAt = arrival.time.map { Date(timeIntervalSince1970: $0) } ?? Date()
+        let id: String
+        if let serverID = arrival.messageID {
+            id = "irc-" + serverID
+        } else {
+            unnamed += 1
+            id = "irc-\(Int64((sentAt.timeIntervalSince1970 * 1000).rounded(.down)))-\(unnamed)"
+        }
+        let other: String
+        switch arrival.target {
+        case .privateChat: other = identity.rawValue
+        case .comment(_, _, let replyTo): other = replyTo?.rawValue ?? ""
+        }
+        var message = Message(
+            chatID: chat.rawValue, messageID: id, content: "", target: other, mineHead: arrival.sender.rawValue,
+            otherHead: other, sentAt: sentAt, sender: arrival.sender.rawValue)
+        switch arrival.content {
+        case .text(let text):
+            message.content = text
+        case .location(let latitude, let longitude, let address):
+            message.type = "location"
+            message.latitude = latitude
+            message.longitude = longitude
+            message.address = address
+        case .attachment:
+            message.content = arrival.content.line
+        }
+        return message
+    }
+
+    /// Where a message of this side's goes: the private chat with its `target`, or the
+    /// thread its chat names (a reply to its `target`, when it has one).
+    static func target(of chat: ChatID, message: Message) -> InputTarget? {
+        let other = try? GlobalKey(validating: message.target)
+        switch chat.kind {
+        case .privateChat:
+            return other.map(InputTarget.privateChat)
+        case .thread:
+            guard case .comment(let kind, let id, _)? = IRCAddressing.thread(forChannel: "#" + chat.rawValue) else {
+                return nil
+            }
+            return .comment(kind, id: id, replyTo: other)
+        }
+    }
+
+    /// What of a message travels: a location as a `geo:` URI, an attachment as its name
+    /// (the file stays here), text as it is.
+    static func content(of message: Message) -> WireContent {
+        if message.type == "location" {
+            return .location(latitude: message.latitude, longitude: message.longitude, address: message.address)
+        }
+        if !message.filePath.isEmpty {
+            return .attachment(name: (message.filePath as NSString).lastPathComponent)
+        }
+        return .text(message.content)
+    }
+
+    /// A client's refusal as a delivery failure.
+    static func failure(_ refusal: SendRefusal) -> DeliveryFailure {
+        switch refusal {
+        case .notConnected: return .notConnected
+        case .text(let why): return .unsendable("\(why)")
+        case .invalidTarget(let name): return .unsendable("no nick or channel is called \(name)")
+        }
+    }
+
+    /// A server's answer as a delivery failure.
+    static func failure(_ failure: SendFailure) -> DeliveryFailure {
+        switch failure {
+        case .noSuchNick(let nick): return .noSuchUser(nick)
+        case .cannotSendToChannel(let channel): return .channelRefused(channel)
+        case .refused(let code, let text): return .refused(code: code, text: text)
+        case .cut(let sent, let relayed): return .cut(sent: sent, relayed: relayed)
+        case .disconnected: return .connectionLost
+        case .noAnswer: return .noAnswer
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import DraftKit
+import DraftlineTestSupport
+import Foundation
+import Glibc
+import IRCClient
+import IRCFixtures
+import IRCProtocol
+import ProgramDriver
+import Testing
+
+/// The session's transport over a real server: what an ``Outbox`` hands to an
+/// ``IRCTransport`` is in flight until the server has it, then stored in this side's
+/// history; the other side stores it once as it arrives; a refusal stores nothing. The
+/// histories are read back with Python's `plistlib`.
+@Suite("The IRC transport against InspIRCd and ngircd", .serialized)
+struct IRCTransportTests {
+    static let alice = try! GlobalKey(validating: "alice")
+    static let bob = try! GlobalKey(validating: "bob")
+    static let text = "你好世界 👩‍👩‍👧 e\u{301} مرحبا"
+
+    /// One side: its data directory, its history, the transport and an outbox over it, and
+    /// what its slices brought.
+    final class Side {
+        let fixture: Fixture
+        let transport: IRCTransport
+        let outbox: Outbox
+        private(set) var arrivals: [Arrival] = []
+        private(set) var deliveries: [Delivered] = []
+        private(set) var events: [IRCClientEvent] = []
+
+        init(_ key: GlobalKey, port: Int) throws {
+            fixture = try Fixture()
+            let history = try PropertyListHistory(directory: fixture.dataDirectory)
+            let options = IRCClient.Options(
+                server: ServerAddress(host: "127.0.0.1", port: port, usesTLS: false), nick: key.rawValue,
+                caFile: nil, sendsTyping: false, welcomeTimeout: 10, pacing: .unlimited, reconnect: ReconnectPolicy())
+            let client = try IRCClient(options: options)
+            client.start()
+            transport = IRCTransport(client: client, history: history, identity: key)
+            outbox = Outbox(transport: transport, identity: key, clock: { Date() })
+        }
+
+        /// Takes slices until `done` holds, for at most `timeout` seconds.
+        func pump(_ what: String, timeout: Double = 15, until done: (Side) -> Bool) throws {
+            let deadline = PseudoTerminal.now() + timeout
+            while !done(self) {
+                guard PseudoTerminal.now() < deadline else {
+                    throw PseudoTerminal.Failure(
+                        description: "\(what) did not come within \(timeout) s; events: \(events), "
+                            + "deliveries: \(deliveries), arrivals: \(arrivals.map(\.message.content))")
+                }
+                var entry = pollfd(fd: transport.descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, 200)
+                let slice = transport.take()
+                arrivals += slice.arrivals
+                deliveries += slice.deliveries
+                events += transport.takeEvents()
+            }
+        }
+
+        func connected() throws {
+            try pump("the welcome") { side in
+                side.events.contains { if case .connected = $0 { true } else { false } }
+            }
+        }
+
+        func fate(of id: String) throws -> Delivery {
+            try pump("the fate of \(id)") { side in side.deliveries.contains { $0.messageID == id } }
+            return deliveries.first { $0.messageID == id }!.delivery
+        }
+    }
+
+    @Test("A message each way: in flight, acknowledged, stored once on each side", arguments: IRCServer.Kind.allCases)
+    func aMessageEachWayIsStoredOnceOnEachSide(kind: IRCServer.Kind) throws {
+        let server = try IRCServer(kind)
+        let alice = try Side(Self.alice, port: server.port)
+        let bob = try Side(Self.bob, port: server.port)
+        try alice.connected()
+        try bob.connected()
+        let sent = alice.outbox.send(Self.text, attachments: [], to: .privateChat(Self.bob))
+        #expect(sent.stored.isEmpty && sent.failure == nil)
+        let id = try #require(sent.inFlight.first?.message.messageID)
+        #expect(try alice.fate(of: id) == .acknowledged([]))
+        try bob.pump("alice's message") { side in !side.arrivals.isEmpty }
+        let chat = "alice+bob"
+        #expect(bob.arrivals.map(\.chat.rawValue) == [chat])
+        #expect(bob.arrivals.first?.message.content == Self.text)
+        // A location goes as a geo: URI and is stored as a location.
+        let location = Message(
+            chatID: chat, messageID: "loc-1", target: "bob", mineHead: "alice", otherHead: "bob", type: "location",
+            address: "Alexanderplatz", latitude: 52.520008, longitude: 13.404954, sentAt: Date(), sender: "alice")
+        #expect(alice.transport.send(location, to: try #require(ChatID(chat))) == .inFlight)
+        #expect(try alice.fate(of: "loc-1") == .acknowledged([]))
+        try bob.pump("the location") { side in side.arrivals.count == 2 }
+        // bob answers.
+        let answer = bob.outbox.send("and to you", attachments: [], to: .privateChat(Self.alice))
+        let answerID = try #require(answer.inFlight.first?.message.messageID)
+        #expect(try bob.fate(of: answerID) == .acknowledged([]))
+        try alice.pump("bob's answer") { side in !side.arrivals.isEmpty }
+        // Each side's history, read by plistlib: every message once, in order.
+        let alices = try alice.fixture.messages(in: chat)
+        #expect(alices.map(\.content) == [Self.text, "", "and to you"])
+        #expect(alices.map(\.sender) == ["alice", "alice", "bob"])
+        let bobs = try bob.fixture.messages(in: chat)
+        #expect(bobs.map(\.content) == [Self.text, "", "and to you"])
+        #expect(bobs.map(\.sender) == ["alice", "alice", "bob"])
+        #expect(bobs[1].type == "location" && bobs[1].address == "Alexanderplatz")
+        #expect(abs(bobs[1].latitude - 52.520008) < 1e-9 && abs(bobs[1].longitude - 13.404954) < 1e-9)
+    }
+
+    @Test(
+        "A send to nobody fails with 401 and stores nothing; before the welcome, fails at once",
+        arguments: IRCServer.Kind.allCases)
+    func aRefusedSendStoresNothing(kind: IRCServer.Kind) throws {
+        let server = try IRCServer(kind)
+        let alice = try Side(Self.alice, port: server.port)
+        let early = alice.outbox.send("too soon", attachments: [], to: .privateChat(Self.bob))
+        #expect(early.failure?.error == .notDelivered(.notConnected))
+        #expect(early.failure?.unsent.text?.text == "too soon")
+        try alice.connected()
+        let nobody = try GlobalKey(validating: "nobody")
+        let sent = alice.outbox.send("hello?", attachments: [], to: .privateChat(nobody))
+        let id = try #require(sent.inFlight.first?.message.messageID)
+        #expect(try alice.fate(of: id) == .failed(.notDelivered(.noSuchUser("nobody"))))
+        #expect(try alice.fixture.messages(in: "alice+nobody").isEmpty)
+        #expect(try alice.fixture.messages(in: "alice+bob").isEmpty)
+    }
+}
