@@ -33,11 +33,23 @@ struct ReportFiles {
     /// Whether the session is recorded (`--record`).
     var recording: Bool { record != nil }
 
+    /// Says that a file is in place but its directory's sync failed: it is written, not yet
+    /// confirmed on disk (a power cut now could lose it).
+    private static func notConfirmed(_ what: String, _ failure: FileError) {
+        Console.write(
+            "warning: the \(what) is written, but not yet confirmed on disk: "
+                + TerminalText.visible(Presenter.describe(failure), keepNewlines: false) + "\n", to: .error)
+    }
+
     /// Writes the recorded script; says in one line when it could not, and returns whether
     /// it was written.
     func write(record script: String) -> Bool {
         guard let record else { return true }
-        do throws(OutputPathError) { try record.replace(with: Data(script.utf8)) } catch {
+        do throws(OutputPathError) {
+            if let unconfirmed = try record.replace(with: Data(script.utf8)) {
+                Self.notConfirmed("record", unconfirmed)
+            }
+        } catch {
             Console.write(
                 "draftline: the record was not written: "
                     + TerminalText.visible(Presenter.describe(error), keepNewlines: false)
@@ -59,7 +71,11 @@ struct ReportFiles {
                 let name = URL(fileURLWithPath: file.path).deletingPathExtension().lastPathComponent
                 text = results.junit(suite: name.isEmpty ? "draftline" : name, timestamp: time)
             }
-            do throws(OutputPathError) { try output.replace(with: Data(text.utf8)) } catch {
+            do throws(OutputPathError) {
+                if let unconfirmed = try output.replace(with: Data(text.utf8)) {
+                    Self.notConfirmed("\(file.format.rawValue) report", unconfirmed)
+                }
+            } catch {
                 Console.write(
                     "draftline: the \(file.format.rawValue) report was not written: "
                         + TerminalText.visible(Presenter.describe(error), keepNewlines: false) + "\n", to: .error)

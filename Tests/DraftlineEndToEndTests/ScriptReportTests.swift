@@ -275,4 +275,26 @@ struct ScriptReportTests {
         }
         return parsed
     }
+    /// A report renamed into place whose directory's sync fails is there, and one line says
+    /// it is not yet confirmed on disk (the sync's result was dropped without a word). The
+    /// sync is failed by strace, on the report's directory alone (`-P`).
+    @Test func aReportWhoseDirectorySyncFailsIsSaidToBeUnconfirmed() throws {
+        let directory = fixture.root + "/reports"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let tap = directory + "/run.tap"
+        let result = try Fixture.run(
+            "/usr/bin/strace",
+            arguments: [
+                "-f", "-qq", "-o", "/dev/null", "-P", directory, "-e", "trace=fsync", "-e", "inject=fsync:error=EIO",
+                Fixture.executable, "--data-dir", fixture.dataDirectory, "--report", "tap", tap,
+            ],
+            environment: fixture.environment(), input: Data("/expect screen home\n".utf8), timeout: 60)
+        let error = String(decoding: result.error, as: UTF8.self)
+        #expect(result.status == 0, "\(error)")
+        #expect(try String(contentsOfFile: tap, encoding: .utf8).contains("ok 1 "))
+        #expect(
+            error.contains("warning: the tap report is written, but not yet confirmed on disk: could not write "),
+            "\(error)")
+        #expect(error.contains("Input/output error"), "\(error)")
+    }
 }
