@@ -165,7 +165,7 @@ struct FuzzPassTests {
     /// mutated a little, and chat logs built from random bytes, binary and XML.
     @Test func readersAgree() throws {
         let seeds = try Self.seedInputs("readers-agree")
-        #expect(seeds.count == 18)
+        #expect(seeds.count == 19)
         let pass = Self.differentialPass(
             seeds, seed: 14, longest: 64, property: FuzzProperties.readersAgree,
             own: { PropertyListReaders.ownChatLog(FuzzProperties.readersDocument($0)) != nil },

@@ -28,7 +28,10 @@ extension BinaryChatLog {
         let table = try read(trailer.table, trailer.objects * trailer.offsetSize)
         guard let offsets = table.withUnsafeBytes({ Self.offsets($0, trailer) }) else { return nil }
         var gathered = Gathered(offsets: offsets, trailer: trailer)
-        guard try gathered.fetch(trailer.top, read), let elements = gathered.reading({ $0.array(trailer.top) })
+        // Every element an object of the table, as the whole reading and an append need
+        // (``SegmentLayout``): a message is never read from a segment whose top array is broken.
+        guard try gathered.fetch(trailer.top, read), let elements = gathered.reading({ $0.array(trailer.top) }),
+            elements.allSatisfy({ $0 < offsets.count })
         else { return nil }
         guard position < elements.count else { return (elements.count, nil) }
         let object = elements[position]
