@@ -76,8 +76,16 @@ public final class Frontend {
         presenter.lines(for: reports, identity: session.identity, tracing: session.isTracing)
     }
 
-    /// What the completion key does with this text before the cursor.
-    public func complete(_ before: String) -> Completion { session.complete(before) }
+    /// What the completion key does with this text before the cursor; when it cannot say
+    /// (the contacts could not be read: Tab rings), the line that says why goes to `say`.
+    public func complete(_ before: String, saying say: ([OutputLine]) -> Void = { _ in }) -> Completion {
+        do throws(DraftlineError) {
+            return try session.complete(before)
+        } catch {
+            say(lines(for: [.error(error)]))
+            return .none
+        }
+    }
 
     public subscript<T>(dynamicMember path: KeyPath<Session, T>) -> T { session[keyPath: path] }
 }

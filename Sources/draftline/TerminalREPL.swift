@@ -222,7 +222,9 @@ struct TerminalREPL {
                 frontend.lines(for: frontend.session.draftMap(line: TextDraft(text: line.text, cursor: line.cursor))))
         }
         try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
-        editor.completer = { [weak frontend] before in frontend?.complete(before) ?? .none }
+        editor.completer = { [weak frontend, unowned console] before in
+            frontend?.complete(before, saying: console.show) ?? .none
+        }
         let configuration = editor.sourceConfiguration()
         if !configuration.failedBindings.isEmpty {
             console.write(

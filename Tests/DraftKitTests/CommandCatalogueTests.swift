@@ -119,11 +119,11 @@ struct CommandCatalogueTests {
         ("/tour u", .insert("ndo")), ("/expect n", .insert("o-draft")), ("/expect la", .insert("st-message")),
         ("/history ", .none), ("/profile ", .list(["alice", "bob", "carol", "dmitri"])),
     ])
-    func tabOffersWhatEachArgumentTakes(_ before: String, _ expected: Completion) {
+    func tabOffersWhatEachArgumentTakes(_ before: String, _ expected: Completion) throws {
         let session = Session(
             contacts: ContactBook(Array(ContactBook.demo.prefix(4))), history: InMemoryHistory(),
             capabilities: Self.capabilities)
-        #expect(session.complete(before) == expected)
+        #expect(try session.complete(before) == expected)
     }
 
     @Test func helpShowsEachUsageAndFitsEightyColumns() {

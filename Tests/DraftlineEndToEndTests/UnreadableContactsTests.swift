@@ -55,6 +55,22 @@ struct UnreadableContactsTests {
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
     }
 
+    /// Tab over contacts that cannot be read says so in one line naming the
+    /// index, above the edit line, which keeps what was typed: it never silently offers no
+    /// one. (Every `pread` of the index from the first lookup on fails with `EIO`.)
+    @Test func tabOverContactsThatCannotBeReadSaysWhy() throws {
+        let terminal = try fixture.startTerminal(
+            environment: ["NO_COLOR": "1", "DRAFTLINE_FAULTS": "fail=2+:EIO:pread:\(data)/contacts.index"],
+            columns: 250)
+        try terminal.waitForPrompt("draftline> ", timeout: 60)
+        try terminal.send("/open ze\t")
+        try terminal.waitFor("could not read \(data)/contacts.index: pread: Input/output error")
+        try terminal.waitFor("draftline> /open ze")
+        #expect(terminal.text.components(separatedBy: "\r\n").filter { $0.contains("contacts.index") }.count == 1)
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     /// Someone who is no contact but whose private chat holds history (brought in by an
     /// import) is known by that history: when it cannot be read, that is said, naming the
     /// chat's folder, never "no user" (`Session.checkKnown` took a failed read for none).

@@ -197,14 +197,27 @@ public final class Session {
     /// is typed, and no more than this many of them.
     public static let completionLimit = 500
 
-    /// What the completion key does with this text before the cursor.
-    public func complete(_ before: String) -> Completion {
+    /// What the completion key does with this text before the cursor. When the contacts
+    /// cannot be read and nothing else completes, that is the error, naming the file: Tab
+    /// never silently offers no one.
+    public func complete(_ before: String) throws(DraftlineError) -> Completion {
         // Only the users the word being typed could name (a reply target's after its `@`).
         let typed = before.split(separator: " ", omittingEmptySubsequences: false).last.map(String.init) ?? before
-        // A contacts.index that cannot be read offers no users (Tab rings, nothing changes).
-        let users =
-            (try? contacts.keys(
-                startingWith: String(typed.drop { $0 == "@" || $0 == "/" }), limit: Self.completionLimit)) ?? []
+        let users: [GlobalKey]
+        do throws(FileError) {
+            users = try contacts.keys(
+                startingWith: String(typed.drop { $0 == "@" || $0 == "/" }), limit: Self.completionLimit)
+        } catch {
+            // Commands still complete; where only users could have, the read's failure is said.
+            let completion = complete(before, among: [])
+            guard completion != .none else { throw .historyUnreadable(.unavailable(error)) }
+            return completion
+        }
+        return complete(before, among: users)
+    }
+
+    /// What the completion key does with `before`, these being the users it may name.
+    private func complete(_ before: String, among users: [GlobalKey]) -> Completion {
         if isAskingForChat {
             guard !before.contains(" ") else { return .none }
             return .of(before, among: users.map(\.rawValue).filter { $0.hasPrefix(before) })
