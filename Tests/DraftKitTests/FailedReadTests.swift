@@ -39,4 +39,24 @@ struct FailedReadTests {
         // Readable again, the same wait counts what is there.
         #expect(session.session.endWait(three) == [.error(.totalNotReached(held: 1, wanted: 3, seconds: 1))])
     }
+
+    /// An arrival whose segment neither parses nor recovers is a warning naming the file,
+    /// never dropped without a word.
+    @Test func anArrivalInASegmentThatIsNoSegmentIsSaid() throws {
+        let alice = ChatID("alice")!
+        let writer = try PropertyListHistory(directory: data)
+        let feed = try PropertyListHistory(directory: data).follow(notifications: false)
+        #expect(feed.take().arrivals.isEmpty)
+        try writer.append(Message(chatID: "alice", messageID: "m1", content: "hello", target: "alice"), to: alice)
+        let segment = data + "/chats/alice/00000000.plist"
+        try Data("not a segment, and nothing of one".utf8).write(to: URL(fileURLWithPath: segment))
+        let slice = feed.take()
+        #expect(slice.arrivals.isEmpty)
+        #expect(slice.warnings.count == 1, "\(slice.warnings)")
+        guard case .arrivalUnreadable(alice, let failure) = slice.warnings.first else {
+            Issue.record("no warning of the arrival: \(slice.warnings)")
+            return
+        }
+        #expect(failure.refusal == .doesNotParse && failure.path.hasSuffix("/chats/alice/00000000.plist"))
+    }
 }

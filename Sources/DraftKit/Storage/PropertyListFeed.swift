@@ -105,8 +105,10 @@ struct RecordLookup {
                 // Bytes that are no segment may be another process's append half written (a
                 // reader sees a write a page at a time): what was whole before it holds the
                 // record's message, its line being written after its append.
+                // Bytes that neither parse nor recover are said, naming the file: never a
+                // silent drop (opening the chat repairs it).
                 guard let read = SegmentCodec.decode(data) ?? SegmentLayout.recovered(from: [UInt8](data))?.messages
-                else { return nil }
+                else { throw FileError("read", path: folder.path(of: name), refusal: .doesNotParse) }
                 last = (key, read)
                 seen[key] = Seen(status: status, count: read.count)
                 guard record.position < read.count else { return nil }
