@@ -1,5 +1,6 @@
 import DraftKit
 import DraftlineREPL
+import Glibc
 import LineEditor
 
 /// Where draftline's lines go: through the line editor's one output path. While a line
@@ -24,10 +25,16 @@ final class Console {
     /// Whether styles are written: only on a terminal that takes escape sequences, and
     /// never with `NO_COLOR` set (https://no-color.org).
     let colour: Bool
+    /// Whether draftline runs on a terminal: its own lines fit the terminal's width even
+    /// before an editor reads (what starting said).
+    let terminal: Bool
     /// The editor reading lines, on a terminal.
     private(set) weak var editor: LineEditor?
 
-    init(colour: Bool) { self.colour = colour }
+    init(colour: Bool, terminal: Bool = false) {
+        self.colour = colour
+        self.terminal = terminal
+    }
 
     /// Whether colour is wanted: standard output and error are a terminal, `NO_COLOR` is
     /// unset or empty, and the terminal is not a dumb one (`TERM` unset, `dumb`).
@@ -82,8 +89,13 @@ final class Console {
     }
 
     /// The columns draftline's own lines may take on a terminal (its width less the last
-    /// column); `nil` with no editor (a pipe).
-    var terminalWidth: Int? { editor.map { $0.columns - 1 } }
+    /// column: the editor's, or before there is one, the terminal's); `nil` on a pipe.
+    var terminalWidth: Int? {
+        if let editor { return editor.columns - 1 }
+        var size = winsize()
+        guard terminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 1 else { return nil }
+        return Int(size.ws_col) - 1
+    }
 
     /// Prints lines: information to standard output, warnings and errors to standard
     /// error, in order. Consecutive lines for one stream go out as one write, so above

@@ -64,7 +64,8 @@ enum Draftline {
         }
         let terminal = isatty(0) == 1 && isatty(1) == 1
         let console = Console(
-            colour: Console.wantsColour(environment: environment, terminal: terminal && isatty(2) == 1))
+            colour: Console.wantsColour(environment: environment, terminal: terminal && isatty(2) == 1),
+            terminal: terminal)
         if options.tour {
             guard terminal else {
                 Console.write("draftline: \(Presenter().describe(.tourNeedsTerminal))\n", to: .error)
@@ -144,11 +145,13 @@ enum Draftline {
                 ? .random : .numbered(MessageNumbering { [history = data.history] in try? history.claimRun() })
             // Who this process is, for the demo peers of every draftline on the directory.
             do throws(StoreError) { try presence.announce(options.identity) } catch {
-                Console.write(
-                    "warning: "
-                        + TerminalText.visible(
+                console.show([
+                    OutputLine(
+                        .warning,
+                        TerminalText.visible(
                             Presenter().presenceNotAnnounced(options.identity, reason: Presenter.describe(error)),
-                            keepNewlines: false) + "\n", to: .error)
+                            keepNewlines: false))
+                ])
             }
             let peers =
                 options.demo

@@ -42,9 +42,12 @@ struct TerminalREPL {
         editor.watch = live?.watch
         frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
-            console.write(
-                "warning: the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; "
-                    + "run with LANG=C.UTF-8\n", to: .error, style: .warning)
+            console.show([
+                OutputLine(
+                    .warning,
+                    "the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; run with LANG=C.UTF-8"
+                )
+            ])
         }
         // The edit line's history in memory: the file's lines at start and this session's.
         // A file that cannot be read is said once and left as it is: a line entered is added
@@ -52,9 +55,11 @@ struct TerminalREPL {
         var entered: [String] = []
         var lineHistoryFailed = false
         do throws(StoreError) { entered = try lineHistory.load() } catch {
-            console.write(
-                "warning: the edit-line history was not loaded: " + TerminalText.visible(Presenter.describe(error))
-                    + "\n", to: .error, style: .warning)
+            console.show([
+                OutputLine(
+                    .warning, "the edit-line history was not loaded: " + TerminalText.visible(Presenter.describe(error))
+                )
+            ])
             // Its save would fail for the same reason: not said again.
             if case .unavailable(let failure) = error, !failure.isTransient { lineHistoryFailed = true }
         }
@@ -69,16 +74,17 @@ struct TerminalREPL {
             } catch {
                 // Said once: on a read-only data directory every line would say it again.
                 if !lineHistoryFailed {
-                    console.write(
-                        "warning: the edit-line history was not saved: "
-                            + TerminalText.visible(Presenter.describe(error)) + "\n", to: .error,
-                        style: .warning)
+                    console.show([
+                        OutputLine(
+                            .warning,
+                            "the edit-line history was not saved: " + TerminalText.visible(Presenter.describe(error)))
+                    ])
                 }
                 lineHistoryFailed = true
             }
         }
         do { try editor.setHistory(entered) } catch {
-            console.write("warning: the edit-line history was not loaded: \(error)\n", to: .error, style: .warning)
+            console.show([OutputLine(.warning, "the edit-line history was not loaded: \(error)")])
         }
         let identity = frontend.session.identity
         let welcome =
@@ -227,10 +233,12 @@ struct TerminalREPL {
         }
         let configuration = editor.sourceConfiguration()
         if !configuration.failedBindings.isEmpty {
-            console.write(
-                "warning: after ~/.editrc, these keys could not be bound again: "
-                    + TerminalText.visible(configuration.failedBindings.joined(separator: ", ")) + "\n",
-                to: .error, style: .warning)
+            console.show([
+                OutputLine(
+                    .warning,
+                    "after ~/.editrc, these keys could not be bound again: "
+                        + TerminalText.visible(configuration.failedBindings.joined(separator: ", ")))
+            ])
         }
         if let mode = options.editor { try editor.setEditor(mode) }
         return editor
