@@ -25,6 +25,8 @@ final class ConservationDriver {
     var words: [String] = []
     var earlier: [[String]] = []
     var disagreements: [Disagreement] = []
+    /// Whether the last look failed, and was recorded (``looking(_:_:)``).
+    var lookFailed = false
     /// Tokens typed so far.
     var tokens = 0
     let started = PseudoTerminal.now()
@@ -86,31 +88,49 @@ final class ConservationDriver {
     /// A recall (terminal only: a pipe has no history keys).
     func recall(_ label: String, keys: String) throws {
         tally[label, default: 0] += 1
-        guard let seen = try terminal.recall(keys: keys) else {
-            words.append(label)
+        words.append(label)
+        guard let seen = try looking(terminal, { try terminal.recall(keys: keys) }) else {
+            if lookFailed { return }
             check(terminal, [], "draftline ended")
             return try terminal.startAgain()
         }
-        words.append("\(label) → \((seen.line ?? "").debugDescription)")
+        words[words.count - 1] = "\(label) → \((seen.line ?? "").debugDescription)"
         if check(terminal, terminal.differences(seen), nil) { try terminal.startAgain() }
     }
 
-    /// Looks at both sides and compares each with its model.
+    /// Looks at both sides and compares each with its model. A look that fails (draftline
+    /// stalled: what it should print did not come within its deadline) is a disagreement
+    /// like any other, recorded with the steps that led to it, and that side starts again.
     func compare(_ trouble: (terminal: String?, pipe: String?)) throws {
-        if let seen = try terminal.look() {
+        if let seen = try looking(terminal, terminal.look) {
             if check(terminal, terminal.differences(seen), trouble.terminal) { try terminal.startAgain() }
-        } else {
+        } else if !lookFailed {
             check(terminal, [], trouble.terminal ?? "draftline ended")
             try terminal.startAgain()
         }
         if pipe.exited && trouble.pipe == nil {
             check(pipe, [], "draftline quit")
             try pipe.startAgain()
-        } else if let piped = try pipe.look() {
+        } else if let piped = try looking(pipe, pipe.look) {
             if check(pipe, pipe.differences(piped), trouble.pipe) { try pipe.startAgain() }
-        } else if let problem = trouble.pipe {
+        } else if let problem = trouble.pipe, !lookFailed {
             check(pipe, [], problem)
             try pipe.startAgain()
+        }
+    }
+
+    /// A side's look; when it throws, the failure is recorded with the steps, the side starts
+    /// again, and the answer is `nil` (``lookFailed`` says so).
+    func looking(_ side: Side, _ look: () throws -> Observation?) throws -> Observation? {
+        lookFailed = false
+        do {
+            return try look()
+        } catch {
+            lookFailed = true
+            check(side, [], "the look failed: \(error)")
+            if let terminal = side as? TerminalSide { try terminal.startAgain() }
+            if let pipe = side as? PipeSide { try pipe.startAgain() }
+            return nil
         }
     }
 
