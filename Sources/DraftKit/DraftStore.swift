@@ -81,9 +81,9 @@ public struct DraftStore: Sendable {
         return Removed(text: texts.removeValue(forKey: key), attachments: media.removeValue(forKey: key) ?? [])
     }
 
-    /// Puts back what ``remove(_:)`` took.
-    public mutating func restore(_ removed: Removed, for key: DraftKey) {
-        if let text = removed.text { saveText(text, for: key) }
+    /// Puts back what ``remove(_:)`` took, its text judged against `baseline` (``baselines``).
+    public mutating func restore(_ removed: Removed, for key: DraftKey, baseline: TextDraft? = nil) {
+        if let text = removed.text { saveText(text, for: key, baseline: baseline) }
         saveAttachments(removed.attachments, for: key)
     }
 

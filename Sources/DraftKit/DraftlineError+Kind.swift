@@ -7,7 +7,7 @@ extension DraftlineError {
         case invalidGlobalKey = "invalid-global-key", unknownUser = "unknown-user"
         case chatWithYourself = "chat-with-yourself", noChatOpen = "no-chat-open"
         case nothingToGoBackTo = "nothing-to-go-back-to", notSentNoChat = "not-sent-no-chat"
-        case nothingToKeepDraftFor = "nothing-to-keep-draft-for", notSentSetAside = "not-sent-set-aside"
+        case notSentSetAside = "not-sent-set-aside"
         case notSent = "not-sent", peerReplyNotStored = "peer-reply-not-stored"
         case historyUnreadable = "history-unreadable", fileMissing = "file-missing", fileUnusable = "file-unusable"
         case noSuchAttachment = "no-such-attachment", expectationFailed = "expectation-failed"
@@ -30,7 +30,6 @@ extension DraftlineError {
         case .noChatOpen: .noChatOpen
         case .nothingToGoBackTo: .nothingToGoBackTo
         case .notSentNoChat: .notSentNoChat
-        case .nothingToKeepDraftFor: .nothingToKeepDraftFor
         case .notSentSetAside: .notSentSetAside
         case .notSent: .notSent
         case .peerReplyNotStored: .peerReplyNotStored

@@ -21,8 +21,6 @@ public enum DraftlineError: Error, Equatable, Sendable {
     case nothingToGoBackTo
     /// A message typed where no chat is open: the start of its text.
     case notSentNoChat(String)
-    /// A leave key with text where no chat is open: the text is kept in the line.
-    case nothingToKeepDraftFor(String)
     /// The message could not be stored, and its text went on the undo stack: why, and
     /// the start of the text.
     case notSentSetAside(StoreError, text: String)

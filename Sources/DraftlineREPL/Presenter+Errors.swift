@@ -39,8 +39,6 @@ extension Presenter {
             return "already at home: nothing to go back to"
         case .notSentNoChat(let text):
             return "not sent '\(text)': no chat is open: /open <global_key> first"
-        case .nothingToKeepDraftFor:
-            return "no chat is open here to keep a draft for: the key did nothing; empty the line to leave"
         case .notSentSetAside(let reason, let text):
             return "message not sent (\(Self.describe(reason))): '\(text)' is on the undo stack (/undo brings it back)"
         case .notSent(let reason):

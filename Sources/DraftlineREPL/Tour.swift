@@ -227,12 +227,15 @@ public enum Tour {
             narration: "The chat list shows the draft waiting; after the command, the draft is back in the line.",
             keys: "chats\r"),
         Step(
+            narration: "^X b goes back with the line kept as the draft, waiting in memory.",
+            keys: "\u{18}b"),
+        Step(
             narration: "Ctrl-D on an empty line quits; with drafts in memory, the first press only says what "
-                + "would be lost. (Ctrl-U empties the line first; the draft itself stays.)",
-            keys: "\u{15}\u{4}"),
+                + "would be lost. (A draft you empty in the line is no draft: it is not counted.)",
+            keys: "\u{4}"),
         Step(
             narration: "Drafts never reach the disk: quitting forgets every one of them, while history stays. "
-                + "/quit, typed into the draft, is a command too.",
+                + "/quit is a command too.",
             keys: "/quit\r"),
     ]
 

@@ -78,14 +78,20 @@ struct DraftBaselineTests {
         #expect(history.isEmpty)
     }
 
-    @Test func ctrlCAndUndoClearTheBaseline() {
+    /// Ctrl-C clears the draft and its baseline; the attempt goes on the undo stack with
+    /// the baseline it was typed into, and `/undo` brings both back: Enter is the attempt
+    /// again, never a message (it was sent: /undo cleared the baseline).
+    @Test func ctrlCClearsTheBaselineAndUndoBringsItBack() {
         keepAttempt(leaving: .back)
         type("/open alice")
         session.handle(.interrupt(TextDraft(text: "hi there /attach /nope")))
         #expect(session.drafts.baseline(for: alice) == nil)
         type("/undo")
         #expect(session.drafts.text(for: alice)?.text == "hi there /attach /nope")
-        #expect(session.drafts.baseline(for: alice) == nil)
+        #expect(session.drafts.baseline(for: alice) == TextDraft(text: "hi there", cursor: 8))
+        let again = type("hi there /attach /nope")
+        #expect(again.first?.text.hasPrefix("cannot attach") == true, "\(again)")
+        #expect(history.isEmpty)
     }
 
     @Test func discardClearsTheBaseline() {

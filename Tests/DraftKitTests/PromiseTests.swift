@@ -96,8 +96,15 @@ struct PromiseTests {
         #expect(session.drafts.attachments(for: alice).count == 1)
     }
 
-    @Test func ctrlDWithDraftsWarnsFirstAndQuitsOnTheSecond() {
+    /// bob's draft waits; alice's, restored and emptied in the line, is none (D17).
+    func restoreWithAnotherDraft() {
+        type("/open bob")
+        session.handle(.leave(.back, TextDraft(text: "for bob")))
         restore(TextDraft(text: "unsent"))
+    }
+
+    @Test func ctrlDWithDraftsWarnsFirstAndQuitsOnTheSecond() {
+        restoreWithAnotherDraft()
         let first = session.handle(.quitRequest(afterKeys: false)).lines
         #expect(!session.hasQuit)
         #expect(
@@ -112,7 +119,7 @@ struct PromiseTests {
     }
 
     @Test func ctrlDAfterOtherKeysWarnsAgainAndOnlyTheVeryNextCtrlDQuits() {
-        restore(TextDraft(text: "unsent"))
+        restoreWithAnotherDraft()
         session.handle(.quitRequest(afterKeys: false))
         let second = session.handle(.quitRequest(afterKeys: true)).lines  // x, Ctrl-U, Ctrl-D
         #expect(!session.hasQuit)

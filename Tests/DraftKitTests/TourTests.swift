@@ -27,7 +27,8 @@ struct TourTests {
                 "trace: discarded privateMessage_bob", "trace: restored privateMessage_bob",
                 // ^X /: saved; after the command, the return restores it (the original's lookup).
                 "trace: saved privateMessage_bob", "trace: restored privateMessage_bob",
-                "trace: discarded privateMessage_bob",
+                // ^X b keeps it; quitting forgets it.
+                "trace: saved privateMessage_bob", "trace: discarded privateMessage_bob",
             ])
         #expect(history.contents("bob").isEmpty)
     }

@@ -94,4 +94,36 @@ extension LineOriginTests {
         #expect(result.output.contains("privateMessage_alice  \"hi there /attach /nope\""), "\(result.output)")
         #expect(try fixture.messages(in: "alice").isEmpty)
     }
+
+    /// An attempt abandoned with Ctrl-C and brought back by `/undo` is the attempt again:
+    /// Enter gives the error and sends nothing (it sent "hi there /opne bob": `/undo` made
+    /// the line its own baseline, so the attempt read as a message). SPEC §1a's law: the
+    /// user typed a command, never a message.
+    @Test func anAttemptAbandonedAndUndoneIsAnAttemptAgain() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "hi there")
+        try terminal.send(" /opne bob\r")
+        try terminal.waitFor("error: unknown command '/opne'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{3}")
+        try terminal.waitFor("line abandoned")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"hi there /opne bob\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        try terminal.waitFor("error: unknown command '/opne'")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
+    /// The same on a pipe: the attempt typed into the draft, Ctrl-C, `/undo`, an empty line.
+    @Test func anAttemptAbandonedAndUndoneIsAnAttemptAgainOnAPipe() throws {
+        let result = try fixture.runPiped(
+            "/open alice\nhi there\u{18}b\n/open alice\n /opne bob\u{3}\n/undo\n\n/drafts\n")
+        #expect(result.error.contains("unknown command '/opne'"), "\(result.error)")
+        #expect(result.output.contains("privateMessage_alice  \"hi there /opne bob\""), "\(result.output)")
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
 }

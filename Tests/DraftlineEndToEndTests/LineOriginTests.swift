@@ -350,12 +350,12 @@ extension LineOriginTests {
         #expect(result.error.isEmpty, "\(result.error)")
     }
 
-    /// D9: a leave key with text where no chat is open does on a pipe what it does on a
-    /// terminal: one error line, the key does nothing (the text, with no line to stay in,
-    /// is on the undo stack).
-    @Test func aLeaveKeyWithTextAtHomeDoesNothingOnAPipe() throws {
-        let result = try fixture.runPiped("hello\u{18}o\n/expect screen home\n/undo\n")
-        #expect(result.error.contains("no chat is open here to keep a draft for"), "\(result.error)")
+    /// D9, D18: a leave key with text where no chat is open does on a pipe what it does on
+    /// a terminal, what its command does there: the text goes on the undo stack (one line
+    /// says so) and the key acts (`^X o` asks for the name).
+    @Test func aLeaveKeyWithTextAtHomeActsAsItsCommandOnAPipe() throws {
+        let result = try fixture.runPiped("hello\u{18}o\nalice\n/expect screen alice\n/undo\n")
+        #expect(result.output.contains("on the undo stack"), "\(result.output)")
         #expect(!result.error.contains("expectation failed"), "\(result.error)")
         #expect(result.output.contains("line is back: \"hello\""), "\(result.output)")
         #expect(try fixture.messages(in: "alice").isEmpty)

@@ -226,8 +226,8 @@ struct RecordTests {
     /// one unknown command or as text refused: the replay stopped there.)
     @Test func aCommandTypedAfterTextHeldAtHomeReplaysAsTheCommand() throws {
         let script = try record("held", atHome: true) { terminal in
-            try terminal.send("half typed\u{18}b")
-            try terminal.waitFor("the key did nothing")
+            try terminal.send("half typed\u{18}b")  // nowhere to go back to: the text stays
+            try terminal.waitFor("nothing to go back to")
             try terminal.waitForPrompt("draftline> ")
             try terminal.send("/opne bob\r")
             try terminal.waitFor("unknown command '/opne'")
@@ -249,7 +249,7 @@ struct RecordTests {
         #expect(
             lines == [
                 "half typed\u{18}b",
-                "/expect error nothing-to-keep-draft-for",
+                "/expect error nothing-to-go-back-to",
                 "\u{15}/opne bob",
                 "/expect error unknown-command",
                 "\u{15}/open bob",

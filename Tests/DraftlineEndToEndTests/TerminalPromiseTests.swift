@@ -197,6 +197,60 @@ struct TerminalPromiseTests {
         try terminal.waitForPrompt("profile alice> ")
         #expect(try terminal.quit() == .exited(0))
     }
+
+    /// D17: a draft the user emptied in the line (Ctrl-U) is no draft: the Ctrl-D warning
+    /// and the quit's list count what would be lost, bob's draft, not alice's emptied one.
+    @Test func ctrlDAndQuitCountNoDraftTheUserEmptied() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("kept for bob\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try leaveDraft(terminal, "alice", "emptied soon")
+        try terminal.send("\u{15}\u{4}")
+        try terminal.waitFor("1 unsent draft would be forgotten")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{4}")
+        try terminal.waitFor("1 draft discarded: privateMessage_bob\r\n")
+        #expect(try terminal.waitForExit() == .exited(0))
+        // The same with /quit typed on the emptied line; typed into the draft it counts it.
+        for (keys, said) in [
+            ("\u{15}/quit\r", "1 draft discarded: privateMessage_bob\r\n"),
+            ("/quit\r", "2 drafts discarded: privateMessage_alice, privateMessage_bob\r\n"),
+        ] {
+            let again = try start()
+            try again.open("bob")
+            try again.send("kept for bob\u{18}b")
+            try again.waitForPrompt("draftline> ")
+            try leaveDraft(again, "alice", "emptied soon")
+            try again.send(keys)
+            try again.waitFor(said)
+            #expect(try again.waitForExit() == .exited(0))
+        }
+    }
+
+    /// D18: `^X b` on a profile with text in the line does what `/back` does there: the
+    /// text goes on the undo stack, said in one line, and the key goes back (it refused:
+    /// "the key did nothing"). `^X b` at home, where it cannot act, keeps the text.
+    @Test func backKeyOnAProfileWithTextGoesAsBackDoes() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("\u{18}p")
+        try terminal.waitForPrompt("profile alice> ")
+        try terminal.send("abc def\u{18}b")
+        try terminal.waitFor("on the undo stack")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("line is back: \"abc def\"")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{18}b")  // at home: nowhere to go, the text stays
+        try terminal.waitFor("nothing to go back to")
+        try terminal.waitForPrompt("draftline> ")
+        let seen = try terminal.drafts(prompt: "draftline> ")
+        #expect(seen.contains("edit line: \"abc def\""), "\(seen)")
+        #expect(try terminal.quit() == .exited(0))
+    }
 }
 
 /// SPEC §1a on a pipe: the same keys as bytes, and nothing glued after a failed send.
@@ -245,6 +299,25 @@ struct PipePromiseTests {
         #expect(result.status == 0)
         #expect(result.output.components(separatedBy: "1 unsent draft would be forgotten").count == 3)
         #expect(result.output.hasSuffix("1 draft discarded: privateMessage_alice\n"))
+    }
+
+    /// D17 on a pipe: Ctrl-U then Ctrl-D on alice's restored draft warns of bob's only.
+    @Test func ctrlDAndQuitCountNoDraftTheUserEmptiedOnAPipe() throws {
+        let prefix = "/open bob\nkept for bob\u{18}b\n/open alice\nemptied soon\u{18}b\n/open alice\n"
+        let warned = try fixture.runPiped(prefix + "\u{15}\u{4}\n\u{4}\n")
+        #expect(warned.status == 0, "\(warned.error)")
+        #expect(warned.output.contains("1 unsent draft would be forgotten"), "\(warned.output)")
+        #expect(warned.output.hasSuffix("1 draft discarded: privateMessage_bob\n"), "\(warned.output)")
+        let quit = try fixture.runPiped(prefix + "\u{15}/quit\n")
+        #expect(quit.output.hasSuffix("1 draft discarded: privateMessage_bob\n"), "\(quit.output)")
+    }
+
+    /// D18 on a pipe: the key goes back as `/back` does, the text on the undo stack.
+    @Test func backKeyOnAProfileWithTextGoesAsBackDoesOnAPipe() throws {
+        let result = try fixture.runPiped(
+            "/open alice\n/profile\nabc def\u{18}b\n/expect screen alice\n/expect undo-top \"abc def\"\n")
+        #expect(result.status == 0, "\(result.output) \(result.error)")
+        #expect(try fixture.messages(in: "alice").isEmpty)
     }
 
     @Test func aProfileReachedFromACommentThreadShowsItsDraft() throws {

@@ -64,8 +64,8 @@ struct TextConservationTests {
         try terminal.send("typed here\u{1B}[A\u{15}\r")
         try terminal.waitFor("on the undo stack")
         try terminal.waitForPrompt("profile bob> ")
-        try terminal.send("abc def\u{18}p")  // a leave key: a profile keeps no draft, the line stays
-        try terminal.waitFor("the key did nothing")
+        try terminal.send("abc def\r")  // a message where no chat is open: the line stays
+        try terminal.waitFor("no chat is open")
         try terminal.waitForPrompt("profile bob> ")
         try terminal.send("\u{1}\u{6}\u{6}\u{6}/undo\r")
         try terminal.waitFor("line is back")
@@ -142,6 +142,10 @@ struct TextConservationTests {
 
     @Test func ctrlDAfterClearingARestoredDraftLeavesTheLineEmptyAndTheVeryNextQuits() throws {
         let terminal = try start()
+        // (bob's draft is what the warning counts: alice's, emptied with Ctrl-U, is no draft.)
+        try terminal.open("bob")
+        try terminal.send("bob's draft\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
         try terminal.open("alice")
         try terminal.send("restored draft\u{18}b")
         try terminal.waitForPrompt("draftline> ")

@@ -186,11 +186,14 @@ extension ReferenceModel {
             self.kept = nil
         }
         if let newer = drafts[origin], !newer.text.isEmpty || newer.media > 0, newer.text != entry.text {
-            push(newer.text, origin: origin, cursor: newer.cursor, media: newer.media)
+            push(
+                newer.text, origin: origin, cursor: newer.cursor, media: newer.media,
+                attempt: attempts[origin].flatMap { $0.line.text == newer.text ? $0 : nil })
         }
         drafts[origin] =
             entry.text.isEmpty && entry.media == 0
             ? nil : Draft(text: entry.text, cursor: entry.text.isEmpty ? 0 : entry.cursor, media: entry.media)
+        attempts[origin] = entry.attempt
         restore()
     }
 }

@@ -119,8 +119,10 @@ extension ReferenceModel {
             if let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
             settleEdits(keptIn: entered.text)
             if onPipe {
-                // (The text kept there goes with the line that holds it.)
-                if let kept, Self.holds(entered, kept.text) { self.kept = nil }
+                // (The text kept there goes with the line that holds it; what of it the user
+                // deleted with an editing key may go: the next line starts empty, as the
+                // binary's pipe does.)
+                passKept(to: entered)
                 // (Its cursor at the end, as the terminal gives it back.)
                 push(entered.text, origin: nil)
                 restore()
@@ -181,12 +183,30 @@ extension ReferenceModel {
             break
         }
         guard let key, case .chat(let user) = screen else {
+            // D18: the key and its command behave alike. SPEC §2: `^X b` is `/back`'s key, and
+            // `/back` typed into the text held here goes and puts the text on the undo stack
+            // ("whenever text goes to the undo stack without the user asking, one line says
+            // so"); so does the key, and `^X p`, `^X o`, `^X /` as their commands do. Nothing
+            // is lost, nothing sent. A key that cannot act (`^X b` at home, `^X p` where no
+            // user is shown) changes nothing, as its command fails and gives the line back.
+            let acts: Bool =
+                switch leave {
+                case .back: screens.count > 1
+                case .profile: if case .profile = screen { true } else { false }
+                case .open, .command: true
+                }
+            if !line.isEmpty && acts {
+                passKept(to: line)
+                push(line.text, origin: nil, cursor: line.cursor)
+                line = ModelLine()
+            }
             if !line.isEmpty {
-                // README: "text where no chat is open (home, a profile) and Enter or a leave
-                // key: one error line, and the text stays in the edit line", cursor and all (a
-                // new read: vi starts it in insert mode). On a pipe it goes on the undo stack
-                // (see ``send(_:entered:own:)``). (Over a recall the model does not say where
-                // the user's own line goes: the test does not press a leave key there.)
+                // README: "text where no chat is open (home, a profile) and Enter: one error
+                // line, and the text stays in the edit line", cursor and all (a new read: vi
+                // starts it in insert mode); so after a key that cannot act. On a pipe it goes
+                // on the undo stack (see ``send(_:entered:own:)``). (Over a recall the model
+                // does not say where the user's own line goes: the test does not press a leave
+                // key there.)
                 if onPipe {
                     push(line.text, origin: nil, cursor: line.cursor)
                     line = ModelLine()
@@ -248,7 +268,10 @@ extension ReferenceModel {
         } else if own == nil {
             settleStoredDraft(draft, keptIn: line.text)
         }
+        let attempt = own == nil ? attempt(line) : nil
         store(line.text, cursor: line.cursor, in: key)
+        // D16: a draft kept with an attempt in it is that attempt when it comes back.
+        attempts[key] = attempt
         switch leave {
         case .profile:
             go(to: .profile(user))
@@ -344,13 +367,23 @@ extension ReferenceModel {
             if let kept, !kept.isEmpty, !line.text.contains(kept.text) {
                 push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
             }
-            push(line.text, origin: key, cursor: line.cursor)
+            // A draft's attempt abandoned is an attempt when `/undo` brings it back.
+            push(line.text, origin: key, cursor: line.cursor, attempt: key == nil ? nil : attempt(line))
         }
         kept = nil
         if let key { store("", cursor: 0, in: key) }
         line = ModelLine()
         baseline = line
         draftDisplaced = false
+    }
+
+    /// The drafts a quit now would forget. SPEC §1a's law: text the user deleted with an
+    /// editing key may go, so this chat's draft, when the user emptied the line that held it
+    /// (the line is empty, and neither a recall nor `/undo` took the draft out of sight), is
+    /// no draft to warn of (D17: "an empty draft is no draft"); its media would still be one.
+    var forgotten: [String: Draft] {
+        guard let key, line.isEmpty, saved == nil, !draftDisplaced, drafts[key]?.media == 0 else { return drafts }
+        return drafts.filter { $0.key != key }
     }
 
     /// SPEC §1a "Ctrl-D": on an empty line with drafts (README: or undo entries) the first
@@ -370,7 +403,7 @@ extension ReferenceModel {
             push(own.text, origin: key, cursor: own.cursor)
             saved = nil
         }
-        if afterWarning || (drafts.isEmpty && undo.isEmpty) {
+        if afterWarning || (forgotten.isEmpty && undo.isEmpty) {
             quit = true
         } else {
             warned = true

@@ -39,9 +39,22 @@ public struct ReferenceModel: Sendable {
         /// An optional entry whose text the model does not know (a recalled history line:
         /// the history is libedit's); whatever is seen there settles it.
         public var anyText = false
+        /// A draft's line with a `/` typed into its baseline: brought back by `/undo`, it is
+        /// that attempt again (``Attempt``).
+        public var attempt: Attempt? = nil
         public var description: String {
             "\(origin ?? "(line)") \(anyText ? "<any>" : text.debugDescription)\(optional ? "?" : "")"
         }
+    }
+
+    /// A line with a `/` typed into its baseline (a command attempt, or `//`), kept as a
+    /// draft or on the undo stack: the line (the typed part's origin and all) and the
+    /// baseline it was typed into. SPEC §1a's law: brought back, by a return or by `/undo`,
+    /// the line is the same attempt and Enter never sends it (issue 28, D16; the baseline
+    /// row's "brought back by /undo" read by the law: the attempt was never a message).
+    public struct Attempt: Equatable, Sendable {
+        public var line: ModelLine
+        public var baseline: ModelLine
     }
 
     /// A message sent: the chat (the user's global_key), its type (`text`, `image`), its text.
@@ -114,6 +127,9 @@ public struct ReferenceModel: Sendable {
     /// The stored draft of this screen is not in the line, and not because the user deleted
     /// it: a recall or `/undo` put other text there. It must not be dropped.
     var draftDisplaced = false
+    /// The drafts kept with an attempt in them (``Attempt``), by key, while the draft holds
+    /// that text.
+    var attempts: [String: Attempt] = [:]
     /// The last key was a Ctrl-D that warned.
     var warned = false
     /// Where no chat is open (home, a profile): the text kept in the line there for the user
@@ -359,18 +375,24 @@ public struct ReferenceModel: Sendable {
         edits = []
         draftDisplaced = false
         commandMode = false
+        var attempt: Attempt?
         if let key {
             if let kept {
                 line = kept
             } else if let draft = drafts[key], !draft.text.isEmpty {
                 line = ModelLine(draft.text, cursor: draft.cursor, origin: .draft)
+                attempt = attempts[key].flatMap { $0.line.text == draft.text ? $0 : nil }
+                if let attempt {
+                    line = attempt.line
+                    line.cursor = draft.cursor
+                }
             } else {
                 line = ModelLine()
             }
         } else {
             line = kept ?? ModelLine()
         }
-        baseline = line
+        baseline = attempt?.baseline ?? line
         startedFromDraft = !line.isEmpty
     }
 
@@ -428,13 +450,13 @@ public struct ReferenceModel: Sendable {
 
     mutating func push(
         _ text: String, origin: String?, cursor: Int? = nil, media: Int = 0, optional: Bool = false,
-        anyText: Bool = false
+        anyText: Bool = false, attempt: Attempt? = nil
     ) {
         guard !text.isEmpty || media > 0 else { return }
         undo.insert(
             UndoEntry(
                 origin: origin, text: text, cursor: min(cursor ?? text.unicodeScalars.count, text.unicodeScalars.count),
-                media: media, optional: optional, anyText: anyText), at: 0)
+                media: media, optional: optional, anyText: anyText, attempt: attempt), at: 0)
     }
 
     /// The stored draft of this chat is leaving the map (sent, replaced, abandoned) while
@@ -454,7 +476,18 @@ public struct ReferenceModel: Sendable {
     }
 
     /// Sets a chat's draft text (empty removes the text entry; SPEC §1 "save").
+    /// The attempt `line` is, kept now (``Attempt``): its baseline with a `/` typed into it,
+    /// not over a recall or a line `/undo` put there.
+    func attempt(_ line: ModelLine) -> Attempt? {
+        guard saved == nil, !draftDisplaced, !baseline.isEmpty,
+            let places = line.insertion(into: baseline.text),
+            places.contains(where: { $0.first == .typed && $0.text.hasPrefix("/") })
+        else { return nil }
+        return Attempt(line: line, baseline: baseline)
+    }
+
     mutating func store(_ text: String, cursor: Int, in key: String) {
+        if attempts[key]?.line.text != text { attempts[key] = nil }
         let media = drafts[key]?.media ?? 0
         if text.isEmpty && media == 0 {
             drafts[key] = nil

@@ -198,6 +198,51 @@ struct ReferenceModelTests {
         #expect(model.drafts.isEmpty && model.screen == .home)
     }
 
+    /// D17: a draft the user emptied in the line is no draft to warn of (SPEC §1a's law: text
+    /// deleted with an editing key may go); its media would be, and so would a draft `/undo`
+    /// took out of sight.
+    @Test func ctrlDDoesNotCountADraftTheUserEmptied() {
+        let emptied = Self.play(Self.restored + [.killLine, .endOfFile])
+        #expect(emptied.quit)
+        let other = Self.play(
+            [.type("/open bob"), .enter, .type("kept"), .leave(.back)] + Self.restored + [.killLine, .endOfFile])
+        #expect(!other.quit)
+        let attached = Self.play(Self.restored + [.type("/attach /tmp/photo.png"), .enter, .killLine, .endOfFile])
+        #expect(!attached.quit)
+        let piped = Self.play(Self.restored + [.killLine, .endOfFile], pipe: true)
+        #expect(piped.quit)
+    }
+
+    /// D18: a leave key where no chat is open does what its command does there: the text
+    /// on the undo stack, and the key acts; where it cannot act, the text stays.
+    @Test func aLeaveKeyWithTextWhereNoChatIsOpenActsAsItsCommand() {
+        for pipe in [false, true] {
+            let profile: [ModelStep] = [.type("/open alice"), .enter, .type("/profile"), .enter]
+            let back = Self.play(profile + [.type("abc def"), .leave(.back)], pipe: pipe)
+            #expect(back.screen == .chat("alice") && back.line.isEmpty)
+            #expect(back.undo.map(\.text) == ["abc def"] && back.undo.first?.origin == nil && back.drafts.isEmpty)
+            let again = Self.play(profile + [.type("abc"), .leave(.profile)], pipe: pipe)
+            #expect(again.screen == .profile("alice") && again.undo.map(\.text) == ["abc"])
+            let open = Self.play([.type("abc"), .leave(.open)], pipe: pipe)
+            #expect(open.prompt == .name && open.undo.map(\.text) == ["abc"])
+        }
+        let home = Self.play([.type("abc"), .leave(.back)])
+        #expect(home.screen == .home && home.line.text == "abc" && home.undo.isEmpty)
+    }
+
+    /// D16 and its `/undo`: a command attempt typed into the draft, kept by a leave or
+    /// abandoned with Ctrl-C and brought back by `/undo`, is the attempt again: Enter sends
+    /// nothing (SPEC §1a's law: the user typed a command, never a message).
+    @Test func anAttemptKeptOrUndoneIsAnAttemptAgain() {
+        for pipe in [false, true] {
+            let attempt = Self.restored + [.type("/opne bob"), .enter] + (pipe ? [.type("/opne bob")] : [])
+            let left = Self.play(attempt + [.leave(.back), .type("/open alice"), .enter, .enter], pipe: pipe)
+            #expect(left.sent.isEmpty && left.drafts["privateMessage_alice"]?.text == "draft four/opne bob")
+            let undone = Self.play(attempt + [.interrupt, .type("/undo"), .enter, .enter], pipe: pipe)
+            #expect(undone.sent.isEmpty && undone.drafts["privateMessage_alice"]?.text == "draft four/opne bob")
+        }
+    }
+
     @Test func optionalEntriesAreSettledByWhatWasSeen() {
         // ^U deletes the draft; Ctrl-C then may keep it or not.
         var model = Self.play(Self.restored + [.killLine, .interrupt])

@@ -29,6 +29,10 @@ public struct DraftRules: Sendable {
 
         public var origin: Origin
         public var draft: DraftStore.Removed
+        /// The baseline its text was judged against, when a `/` was typed into it there (a
+        /// command attempt, or `//`): `/undo` brings the draft back with it, so the attempt
+        /// is an attempt again and is never sent (issue 28, as D16's leave keys).
+        public var baseline: TextDraft? = nil
 
         /// The draft key, when it came from one.
         public var key: DraftKey? { origin.key }
@@ -132,10 +136,11 @@ public struct DraftRules: Sendable {
 
     /// Puts text on the undo stack, because of `cause`.
     public mutating func setAside(
-        _ draft: DraftStore.Removed, from origin: Lost.Origin, because cause: DraftEvent.Cause
+        _ draft: DraftStore.Removed, from origin: Lost.Origin, because cause: DraftEvent.Cause,
+        baseline: TextDraft? = nil
     ) -> [DraftEvent] {
         guard !draft.isEmpty else { return [] }
-        undoStack.append(Lost(origin: origin, draft: draft))
+        undoStack.append(Lost(origin: origin, draft: draft, baseline: baseline))
         if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
         return [DraftEvent(.discarded, origin.key, cause, draft)]
     }
@@ -157,12 +162,13 @@ public struct DraftRules: Sendable {
         guard case .draft(let key) = last.origin else {
             return (last, false, last.draft.text, [DraftEvent(.restored, nil, .undo, last.draft)])
         }
+        let baseline = drafts.baseline(for: key)
         let current = drafts.remove(key)
         if !current.isEmpty {
-            undoStack.append(Lost(origin: last.origin, draft: current))
+            undoStack.append(Lost(origin: last.origin, draft: current, baseline: baseline))
             if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
         }
-        drafts.restore(last.draft, for: key)
+        drafts.restore(last.draft, for: key, baseline: last.baseline)
         return (last, !current.isEmpty, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
     }
 

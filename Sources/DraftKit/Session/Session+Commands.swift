@@ -158,7 +158,7 @@ extension Session {
         hasQuit = true
         let undo = rules.undoStack.count
         let events = rules.forgetAll()
-        let gone = events.compactMap(\.key)
+        let gone = events.compactMap(\.key).filter { $0 != draftEmptied }
         return Outcome(
             events.map(Report.draft) + (gone.isEmpty && undo == 0 ? [] : [.forgotten(gone, undo: undo)]),
             effects: [.quit])

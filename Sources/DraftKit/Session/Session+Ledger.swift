@@ -220,13 +220,17 @@ extension Session {
         }
         guard let target = read.target else {
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            guard read.text.isEmpty else {
-                // No chat here to keep a draft for: the text comes back rather than vanish (on a
-                // pipe, onto the undo stack), and the key does nothing, on both.
+            let reports = navigate(with: key)
+            guard !read.text.isEmpty else { return reports }
+            // No chat here to keep a draft for: the key does what its command typed into the
+            // text does (`/back`, `/profile`, `/open`): the text goes on the undo stack, said
+            // in one line, and the key acts. Where it cannot act, the text comes back (on a
+            // pipe, onto the undo stack) with the key's error.
+            if reports.contains(where: { if case .error = $0 { true } else { false } }) {
                 giveBack(read.line, &read, cause: .nowhereToKeep)
-                return [.error(.nothingToKeepDraftFor(read.text))]
+                return reports
             }
-            return navigate(with: key)
+            return setAside(read.line, from: .line, .nowhereToKeep, &read) + reports
         }
         setAsideRecalled(unlessHeldBy: read.text, from: .draft(target.draftKey), &read)
         let cause: DraftEvent.Cause = read.text.isEmpty ? .leftEmpty(key) : .left(key)
@@ -279,7 +283,10 @@ extension Session {
         switch read.kind {
         case .own:
             setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
-            return setAside(read.line, from: origin, .interrupted, &read)
+            // A draft's line with a `/` typed into its baseline keeps that baseline on the
+            // stack: `/undo` brings back an attempt, never a message (SPEC §1a's law).
+            let baseline = origin.key == nil ? nil : read.baseline(keeping: read.line, pasted: read.pasted)
+            return setAside(read.line, from: origin, .interrupted, baseline: baseline, &read)
         case .recalled:
             read.settleLine(.inHistory)
             setAsideRecalled(unlessHeldBy: "", from: origin, ownOnTop: true, &read)
@@ -302,10 +309,28 @@ extension Session {
             navigator.question = nil
             return Outcome(enter(screen))
         }
-        guard !drafts.isEmpty || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }
+        let forgotten = drafts.count - (draftEmptied == nil ? 0 : 1)
+        guard forgotten > 0 || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }
         isQuitPending = true
         read.nextLine = TextDraft(text: "")
-        return [.quitPending(drafts: drafts.count, undo: rules.undoStack.count)]
+        return [.quitPending(drafts: forgotten, undo: rules.undoStack.count)]
+    }
+
+    /// The open target's draft when the user emptied it in the line: the line started with
+    /// it (no recall took it out of sight), or started empty after a read that emptied it
+    /// (a Ctrl-D warning leaves the line empty), and as the read ends it no longer holds it;
+    /// and it has no media. An empty draft is no draft (SPEC §1a: text the user deleted with
+    /// an editing key may go), so the Ctrl-D warning and a quit's list count what would be
+    /// lost without it. A draft out of sight for another reason (`/undo` or a recall put
+    /// other text in the line) is still one.
+    func emptiedDraft(_ read: LineRead) -> DraftKey? {
+        guard read.question == nil, read.ending != .endOfInput, let key = read.target?.draftKey,
+            let draft = read.draft,
+            !draft.text.isEmpty, drafts.attachments(for: key).isEmpty,
+            read.draftWasInLine || (read.recalledOver.isEmpty && read.given.text.isEmpty && draftEmptied == key),
+            OneInsertion(of: draft.text, in: read.text) == nil
+        else { return nil }
+        return key
     }
 
 }

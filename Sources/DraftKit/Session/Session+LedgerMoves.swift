@@ -25,13 +25,15 @@ extension Session {
 
     /// Puts text on the undo stack, noting it for the one notice line of this event.
     func setAside(
-        _ text: TextDraft, from origin: DraftRules.Lost.Origin, _ cause: DraftEvent.Cause, _ read: inout LineRead
+        _ text: TextDraft, from origin: DraftRules.Lost.Origin, _ cause: DraftEvent.Cause, baseline: TextDraft? = nil,
+        _ read: inout LineRead
     ) -> [Report] {
         guard !text.text.isEmpty else { return [] }
         if read.line == text { read.settleLine(.undoStack) }
         read.setAsideCauses.append(cause)
-        return rules.setAside(DraftStore.Removed(text: text, attachments: []), from: origin, because: cause)
-            .map(Report.draft)
+        return rules.setAside(
+            DraftStore.Removed(text: text, attachments: []), from: origin, because: cause, baseline: baseline
+        ).map(Report.draft)
     }
 
     /// A half-typed answer to "command: /" goes on the undo stack as the command it is,

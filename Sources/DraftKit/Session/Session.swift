@@ -46,6 +46,9 @@ public final class Session {
     /// Whether Ctrl-D was pressed once with drafts in memory and nothing came since: a
     /// Ctrl-D that is the very next key quits.
     public internal(set) var isQuitPending = false
+    /// The open target's draft the user emptied in the line, which quitting now does not
+    /// count among what it forgets (``Session/emptiedDraft(_:)``).
+    var draftEmptied: DraftKey?
     /// The target whose input is on screen, as the original's input view is up: entering
     /// it looked its draft up (`inputStr`), and taking it down saves (`saveInputStr`),
     /// whether a leave key, `^X /` or a typed command takes it down. `nil` while none is
@@ -155,6 +158,7 @@ public final class Session {
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
         // Anything but a Ctrl-D that is the very next key disarms the warning.
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
+        draftEmptied = emptiedDraft(read)
         var outcome: Outcome
         switch event {
         case .endOfInput:
