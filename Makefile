@@ -67,7 +67,7 @@ LONG_TESTS = RandomKeystrokeTests|EndToEndTests\.ConservationTests
 # own, with their own timers and flood control) wait up to 10 s for a line: run beside five
 # hundred other tests on two cores, a starved server stood in for a lost line (the quit test
 # failed so in the parallel run and never alone). They run on their own, last.
-SERVER_TESTS = IRCTests\.
+SERVER_TESTS = IRCTests\.|NetworkEndToEndTests
 
 test: test-setup lint
 	$(SWIFT) build --build-tests

@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "DraftKit", dependencies: ["CFileSystem", "Completion"]),
         // How the core is shown and typed: the presenter, the sanitizer, key names, piped
         // keys, the tour's keystrokes, command-line options. No libedit; tests drive it.
-        .target(name: "DraftlineREPL", dependencies: ["BracketedPaste", "DraftKit"]),
+        .target(name: "DraftlineREPL", dependencies: ["BracketedPaste", "DraftKit", "IRCClient", "IRCProtocol"]),
         // A thin executable that wires the core and its presentation to the line editor.
         .executableTarget(
             name: "draftline",
-            dependencies: ["BracketedPaste", "DraftKit", "DraftlineREPL", "LineEditor", "CTerminalSignals"]),
+            dependencies: [
+                "BracketedPaste", "DraftKit", "DraftlineREPL", "LineEditor", "CTerminalSignals", "IRCClient",
+            ]),
         // Rewrites the man page's command table from the declarations (`make man`).
         .executableTarget(name: "draftline-man", dependencies: ["DraftlineREPL"]),
 
@@ -100,7 +102,7 @@ let package = Package(
             name: "DraftlineEndToEndTests",
             dependencies: [
                 "DraftKit", "DraftlineREPL", "DraftKitFuzzing", "DraftlineTestSupport", "draftline", "history-reader",
-                "draft-rules", "original-chat-log", "original-input-view", "ReferenceModel",
+                "draft-rules", "original-chat-log", "original-input-view", "ReferenceModel", "IRCFixtures",
             ]
         ),
     ],

@@ -53,6 +53,13 @@ public struct Options: Equatable, Sendable {
     public var demo = false
     /// `--demo-delay SECONDS`: how long a demo contact takes to answer.
     public var demoDelay = 2.0
+    /// `--server irc://HOST[:PORT]` or `ircs://…`: talk through this chat server (as the
+    /// nick `--as` names) instead of the data directory's other processes.
+    public var server: String?
+    /// `--server-ca FILE`: the certificate authority to trust for `ircs://`.
+    public var serverCA: String?
+    /// `--no-typing`: send no typing state to the server.
+    public var sendsTyping = true
 
     /// `draftline import FILE` or `draftline export FILE [--chat ID]`: move history in or
     /// out in the original design's one-file layout instead of running the REPL.
@@ -75,6 +82,7 @@ public struct Options: Equatable, Sendable {
                          [--editor vi|emacs] [--trace] [--strict]
                          [--trace-file PATH [--trace-format json|debuglog]]
                          [--report tap|junit FILE]... [--record FILE]
+                         [--server irc://HOST[:PORT] [--server-ca FILE] [--no-typing]]
                draftline --tour [CHAPTER] [--tour-speed N]
                draftline [--data-dir DIR] import FILE
                draftline [--data-dir DIR] export FILE [--chat ID]
@@ -94,6 +102,11 @@ public struct Options: Equatable, Sendable {
           --demo             the demo contacts (alice, bob, carol, dmitri, mei)
                              answer each message, to watch one arrive while typing
           --demo-delay S     they answer after S seconds (default 2)
+          --server URL       talk through the IRC server at irc://HOST[:PORT] (or
+                             ircs:// for TLS) as the nick --as names; drafts never
+                             leave this process (Documentation/Network.md)
+          --server-ca FILE   trust FILE's certificate authority for ircs://
+          --no-typing        send the server no typing state
           --editor MODE      edit in vi or emacs mode (default: ~/.editrc, else emacs)
           --trace            print a line for every draft event (save, restore...)
           --strict           stop at the first error or failed /expect (status 1),
@@ -228,6 +241,17 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--demo-delay takes seconds from 0 to 3600, not \(Self.quoted(text))")
                 }
                 demoDelay = seconds
+            case "--server":
+                let url = try value(for: argument)
+                guard url.hasPrefix("irc://") || url.hasPrefix("ircs://") else {
+                    throw UsageError("--server takes irc://HOST[:PORT] or ircs://HOST[:PORT], not \(Self.quoted(url))")
+                }
+                server = url
+            case "--server-ca":
+                let path = try value(for: argument)
+                guard !path.isEmpty else { throw UsageError("--server-ca needs a non-empty path") }
+                serverCA = path
+            case "--no-typing": sendsTyping = false
             case "--chat": exportChat = try value(for: argument)
             case "--help", "-h": showHelp = true
             case "--version": showVersion = true
@@ -252,6 +276,9 @@ public struct Options: Equatable, Sendable {
         guard !showHelp && !showVersion else { return }
         guard let subcommand else {
             if exportChat != nil { throw UsageError("--chat goes with export") }
+            if server == nil, let alone = given.first(where: { $0 == "--server-ca" || $0 == "--no-typing" }) {
+                throw UsageError("\(alone) goes with --server")
+            }
             return
         }
         guard let file else { throw UsageError("\(subcommand) needs a FILE") }

@@ -2,6 +2,7 @@ import DraftKit
 import DraftlineREPL
 import Foundation
 import Glibc
+import IRCClient
 import LineEditor
 
 /// Wires the pieces: parses options, opens the data directory, and runs the REPL on a
@@ -133,7 +134,8 @@ enum Draftline {
             // A session waits a second at most, then the send fails and keeps its text.
             data.history.lockLimit = 1
             presence = Presence(data)
-            if IdentityCheck.needsContacts(options.identity),
+            // On a chat server the identity is a nick there, not a contact here.
+            if options.server == nil, IdentityCheck.needsContacts(options.identity),
                 let problem = IdentityCheck.problem(
                     with: options.identity, contacts: data.loadContacts(), dataDirectory: path)
             {
@@ -160,13 +162,27 @@ enum Draftline {
                     clock: clock, idSuffix: idSuffix, presence: { [presence] in presence.state(of: $0) }) : nil
             // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
             // woken by inotify (a file system that inotify does not see other writers on).
-            let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
+            let transport: any Transport
+            if options.server != nil {
+                switch NetworkStart.connect(options, history: data.history) {
+                case .success(let network):
+                    transport = network
+                    console.show([
+                        OutputLine(
+                            .info, "connected to \(network.client.options.server) as \(network.client.options.nick)")
+                    ])
+                case .failure(let problem): return refuse(problem.message)
+                }
+            } else {
+                let feed = data.history.follow(notifications: environment["DRAFTLINE_WATCH"] != "poll")
+                transport = DirectoryTransport(data.history, feed: feed)
+            }
             let session = Session(
                 contacts: data.loadContacts(), history: data.history, tracing: options.trace,
                 workingDirectory: FileManager.default.currentDirectoryPath, home: environment["HOME"], clock: clock,
                 idSuffix: idSuffix, identity: options.identity,
                 capabilities: terminal ? Capabilities(editLine: true, tourChapters: Tour.chapters.map(\.name)) : .pipe,
-                peers: peers, transport: DirectoryTransport(data.history, feed: feed))
+                peers: peers, transport: transport)
             frontend = Frontend(session)
         } catch {
             Console.write(
@@ -182,8 +198,11 @@ enum Draftline {
             }
         }
         let feed = frontend.session.live.transport
-        // The presence lock is held until the REPL ends.
-        defer { withExtendedLifetime(presence) {} }
+        // The presence lock is held until the REPL ends; a chat server is told goodbye.
+        defer {
+            withExtendedLifetime(presence) {}
+            (feed as? IRCTransport)?.client.quit()
+        }
         if terminal {
             return TerminalREPL(
                 frontend: frontend, options: options, lineHistory: data.lineHistory(for: options.identity),

@@ -1,6 +1,7 @@
 import DraftKit
 import DraftlineREPL
 import Foundation
+import IRCClient
 import LineEditor
 
 /// The other side, wired: what other processes and the demo peers store reaches the
@@ -46,7 +47,28 @@ final class Live {
         let received = frontend.receive(from: feed, answering: answering)
         feedHasMore = received.hasMore
         console.show(received.lines)
+        // A chat server's word on the connection (lost, back, a channel refused).
+        if let network = feed as? IRCTransport {
+            let server = network.client.options.server.description
+            console.show(network.takeEvents().compactMap { frontend.presenter.line(for: $0, server: server) })
+        }
         return received.arrived
+    }
+
+    /// Waits, showing what arrives, until no send is in flight (the server answered each)
+    /// or `seconds` have passed: a script's next line then sees each send's fate, as it
+    /// would on a transport that answers at once.
+    func settle(seconds: Double = 15) {
+        let deadline = InputWaiter.now() + seconds
+        check(answering: false)
+        while !frontend.session.live.inFlight.isEmpty {
+            let remaining = deadline - InputWaiter.now()
+            guard remaining > 0 else { return }
+            let wake = waiter.wait(
+                input: -1, handling: [], watched: feed.descriptor, timeout: min(remaining, timeout ?? 0.25))
+            if case .failed = wake { return }
+            check(answering: false)
+        }
     }
 
     /// `/wait`: shows arrivals as they come until what `wait` names is there (enough

@@ -74,6 +74,9 @@ struct PipeREPL {
                     }
                     let response = frontend.handle(event, origin: origin)
                     console.show(response.lines)
+                    // A send a chat server holds in flight is settled before the next
+                    // line, so the script sees its fate there, whatever the network's pace.
+                    if !frontend.session.live.inFlight.isEmpty { live?.settle() }
                     results.record(response.reports, line: number, presenter: frontend.presenter)
                     erred = strict && response.lines.contains { $0.kind == .error }
                     for case .wait(let wait) in response.effects where !erred {
