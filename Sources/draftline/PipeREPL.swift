@@ -51,11 +51,9 @@ struct PipeREPL {
             case .tooLong(let bytes):
                 let refusal = frontend.presenter.describe(.lineTooLong(bytes, setAside: false))
                 console.show([OutputLine(.error, "line \(number): \(refusal)")])
-                results.record([.error(.lineTooLong(bytes, setAside: false))], line: number)
-                if strict {
-                    stop(at: number)
-                    break reading
-                }
+                results.record(frontend.session.refuseUnreadLine(bytes: bytes), line: number)
+                // As any line's error: the next line may check it.
+                if strict, unchecked == nil { unchecked = number }
             case .text(let text, let repaired):
                 if repaired {
                     console.show([

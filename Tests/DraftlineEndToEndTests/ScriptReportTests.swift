@@ -297,4 +297,17 @@ struct ScriptReportTests {
             "\(error)")
         #expect(error.contains("Input/output error"), "\(error)")
     }
+    /// A piped line over 64 KiB (skipped unread: only its length is known) is an error the
+    /// next line may check, as any line's: `/expect error line-too-long` holds and `--strict`
+    /// goes on; any other next line stops the run at the long line. (It stopped at once, and
+    /// the check found no error, so a recorded session with such a line never replayed.)
+    @Test func aPipedLineTooLongToReadIsAnErrorTheNextLineMayCheck() throws {
+        let long = String(repeating: "y", count: 70_000)
+        let checked = try run(["/open alice", long, "/expect error line-too-long", "/expect messages 0"], ["--strict"])
+        #expect(checked.status == 0, "\(checked.error)")
+        #expect(checked.output.contains("ok: the line before got the error line-too-long"), "\(checked.output)")
+        let unchecked = try run(["/open alice", long, "hello"], ["--strict"], data: try Fixture().dataDirectory)
+        #expect(unchecked.status == 1)
+        #expect(unchecked.error.hasSuffix("draftline: stopped at line 2 (--strict)\n"), "\(unchecked.error)")
+    }
 }

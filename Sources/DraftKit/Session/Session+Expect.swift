@@ -60,6 +60,16 @@ extension Session {
     /// Keeps the errors of an event for `/expect error`, unless the event was a check: an
     /// answer to a question adds to those of the event that asked it (a name refused and
     /// then given again is one step, as a recording writes it).
+    /// A piped line too long to read (its bytes were skipped; only its length is known):
+    /// its error, which the script's next line may check (`/expect error line-too-long`),
+    /// as it may any other line's. Nothing else changes.
+    public func refuseUnreadLine(bytes: Int) -> [Report] {
+        let reports: [Report] = [.error(.lineTooLong(bytes, setAside: false))]
+        lineToEnterAgain = nil
+        rememberErrors(of: reports, answering: false)
+        return reports
+    }
+
     func rememberErrors(of reports: [Report], answering: Bool) {
         guard !reports.contains(where: \.isCheck) else { return }
         lastLineErrors = (answering ? lastLineErrors : []) + reports.compactMap(\.error)
