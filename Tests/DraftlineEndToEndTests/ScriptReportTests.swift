@@ -310,4 +310,17 @@ struct ScriptReportTests {
         #expect(unchecked.status == 1)
         #expect(unchecked.error.hasSuffix("draftline: stopped at line 2 (--strict)\n"), "\(unchecked.error)")
     }
+    /// A failed command checked with `/expect error`, then an empty line: still Enter again
+    /// on the failed line (the same attempt, nothing sent), since a check changes nothing;
+    /// so a `--strict` script can check the error and then press Enter again. (The check
+    /// ended the Enter again, and the empty line sent the draft.)
+    @Test func enterAgainAfterACheckedErrorIsStillEnterAgain() throws {
+        let result = try run(
+            [
+                "/open alice", "draft\u{18}b", "/open alice", "/opne x", "/expect error unknown-command", "",
+                "/expect error unknown-command", "/expect messages 0", "/expect draft privateMessage_alice \"draft\"",
+            ], ["--strict"])
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(!result.output.contains("you: draft"), "\(result.output)")
+    }
 }

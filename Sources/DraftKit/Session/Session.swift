@@ -151,6 +151,7 @@ public final class Session {
     @discardableResult
     public func handle(_ event: InputEvent, origin: LineOrigin = .typed) -> Outcome {
         guard !hasQuit else { return [] }
+        let enterAgain = lineToEnterAgain
         lineToEnterAgain = nil
         var read = LineRead(
             given: line, baseline: baseline, held: heldLine, ending: event, origin: origin,
@@ -183,6 +184,9 @@ public final class Session {
         }
         let handled = outcome + finish(read) + showInputAgain() + takePendingReports()
         rememberErrors(of: handled.reports, answering: read.question != nil)
+        // An `/expect` changes nothing: an empty piped line after it is still Enter again on
+        // the failed line, so a script can check the error and then press Enter again.
+        if handled.reports.contains(where: \.isCheck) { lineToEnterAgain = enterAgain }
         return handled
     }
 
