@@ -35,10 +35,20 @@ public struct ScriptRecorder: Sendable {
         _ event: InputEvent, origin: LineOrigin, prefill: TextDraft?, held: TextDraft? = nil, screen: String,
         reports: [Report], session: Session, asking: Bool = false
     ) {
+        // Text a recall replaced and the terminal set aside (the user's own line, under a
+        // recalled message sent): a pipe plays the recalled line typed out, which replaces
+        // nothing, so the text is set aside first, as Ctrl-C does, and the line is whole.
+        let replaced = Self.setAsideByRecall(reports)
+        let recalledOver = !replaced.isEmpty && origin.isRecalled
         guard
             let keys = Self.command(typedInto: held, event: event, origin: origin)
-                ?? Self.keys(for: event, origin: origin, prefill: afterError ? nil : prefill, whole: afterError)
+                ?? Self.keys(
+                    for: event, origin: origin, prefill: afterError || recalledOver ? nil : prefill,
+                    whole: afterError || recalledOver)
         else { return }
+        if recalledOver {
+            lines += replaced.map { Self.typed($0, .typed, from: TextDraft(text: ""), whole: true) + "\u{3}" }
+        }
         lines.append(keys)
         afterError = reports.contains { $0.error != nil }
         let all = (asked?.reports ?? []) + reports
@@ -65,6 +75,15 @@ public struct ScriptRecorder: Sendable {
             case .command(let command)? = CommandInDraft.typedInto(text, given: held, pasted: origin.pasted)
         else { return nil }
         return "\u{15}" + command
+    }
+
+    /// The text an event set aside because a recall replaced it, oldest first.
+    static func setAsideByRecall(_ reports: [Report]) -> [TextDraft] {
+        reports.compactMap { report in
+            guard case .draft(let event) = report, event.kind == .discarded, event.cause == .replacedByRecall
+            else { return nil }
+            return event.draft.text
+        }
     }
 
     /// The piped line that makes `event` from a line pre-filled with `prefill`; `nil` for

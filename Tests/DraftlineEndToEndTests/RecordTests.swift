@@ -278,6 +278,35 @@ struct RecordTests {
         #expect(failed.error.hasSuffix("draftline: stopped at line 6 (--strict)\n"), "\(failed.error)")
     }
 
+    /// A recalled message sent over the user's own text: the terminal sets that text aside
+    /// (the notice says so) and `/undo` brings it back; a pipe plays the recalled line typed
+    /// out, which replaces nothing, so the recorder sets the text aside first as Ctrl-C does
+    /// (the QA trial's F2: the replay's `/undo` found nothing and stopped there).
+    @Test func aRecallOverOwnTextReplaysWithThatTextOnTheUndoStack() throws {
+        let script = try record("recall") { terminal in
+            try terminal.send("lunch at noon?\r")
+            try terminal.waitFor("you: lunch at noon?")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("my own text")
+            try terminal.send("\u{1B}[A")
+            try terminal.waitFor("lunch at noon?")
+            try terminal.send("\r")
+            try terminal.waitFor("is on the undo stack")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("/undo\r")
+            try terminal.waitFor("is back")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("/quit\r")
+        }
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("\u{15}my own text\u{3}"), "\(lines)")
+        let result = try replay(script, in: try Fixture())
+        #expect(result.status == 0, "\(result.error)")
+        let checks = lines.filter { $0.hasPrefix("/expect ") }.count
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == checks)
+        #expect(lines.contains(#"/expect draft privateMessage_alice "my own text" cursor 11 media 0"#), "\(lines)")
+    }
+
     /// `--strict` on a terminal means what it means on a pipe: an error the very next line
     /// checks (`/expect error`) does not stop the session, any other next line stops it at
     /// the error's line (status 1), and a failed check stops at once. (It stopped at the
