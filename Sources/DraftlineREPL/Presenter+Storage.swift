@@ -123,6 +123,8 @@ extension Presenter {
         case .arrivalUnreadable(let chat, let failure):
             return
                 "a message arrived in \(chat) but could not be read (\(describe(failure))): opening the chat shows it"
+        case .journalUnreadable(let failure):
+            return "messages others store are not shown as they arrive: \(describe(failure)); opening a chat shows them"
         case .chatListNotBuilt(let failure):
             return "the chat list's index was not built (\(describe(failure))): /chats reads every chat until it is"
         case .sentNotKept(let chat, let error):

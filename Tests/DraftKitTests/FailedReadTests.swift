@@ -59,4 +59,26 @@ struct FailedReadTests {
         }
         #expect(failure.refusal == .doesNotParse && failure.path.hasSuffix("/chats/alice/00000000.plist"))
     }
+
+    /// A journal whose read fails is one warning, said once until it reads again, and what
+    /// it announced arrives then: never a feed that goes quiet without a word.
+    @Test func aJournalThatCannotBeReadIsSaidOnceAndReadAgainLater() throws {
+        let alice = ChatID("alice")!
+        let writer = try PropertyListHistory(directory: data)
+        try writer.append(Message(chatID: "alice", messageID: "m0", content: "before", target: "alice"), to: alice)
+        let feed = try PropertyListHistory(directory: data).follow(notifications: false)
+        #expect(feed.take().arrivals.isEmpty)
+        try writer.append(Message(chatID: "alice", messageID: "m1", content: "hello", target: "alice"), to: alice)
+        let (first, second) = unreadable(under: data + "/live/journal") { (feed.take(), feed.take()) }
+        #expect(first.arrivals.isEmpty && second.arrivals.isEmpty)
+        #expect(first.warnings.count == 1, "\(first.warnings)")
+        guard case .journalUnreadable(let failure) = first.warnings.first else {
+            Issue.record("no warning of the journal: \(first.warnings)")
+            return
+        }
+        #expect(failure.code == EIO && failure.path.hasSuffix("/live/journal"))
+        #expect(second.warnings.isEmpty, "said again: \(second.warnings)")
+        #expect(Presenter.describe(first.warnings[0]).contains("could not read"))
+        #expect(feed.take().arrivals.map(\.message.content) == ["hello"])
+    }
 }

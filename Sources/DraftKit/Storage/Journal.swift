@@ -86,6 +86,8 @@ final class JournalReader {
         var skipped = 0
         /// Whether more is waiting to be read.
         var hasMore = false
+        /// The read of the open journal that failed this slice (tried again at the next).
+        var failure: FileError?
     }
 
     /// The next records written since the last call, in order: a bounded slice.
@@ -94,6 +96,8 @@ final class JournalReader {
         if current == nil {
             // A journal made since: everything in it is new; one that was there when the
             // reader was made but could not be opened then: only what comes after its end.
+            // A journal that cannot be opened now is opened at a later slice: what it
+            // announced is then read (the commands' own lines say what failed meanwhile).
             guard let opened = (try? journal.file.openForReading()) ?? nil else { return slice }
             if startAtEnd {
                 guard let size = try? opened.status().size else {
@@ -126,7 +130,7 @@ final class JournalReader {
                 }
                 continue
             }
-            guard reads < 2, readChunk() else { break }
+            guard reads < 2, readChunk(failing: &slice.failure) else { break }
             reads += 1
         }
         slice.hasMore = !lines.isEmpty || isBehind()
@@ -134,9 +138,15 @@ final class JournalReader {
     }
 
     /// Reads the next chunk into ``lines``; moves to a new journal once the old one is
-    /// read to its end. `false` when there is nothing more to read now.
-    private func readChunk() -> Bool {
-        guard let file = current, let chunk = try? file.read(at: offset, upTo: sliceBytes) else { return false }
+    /// read to its end. `false` when there is nothing more to read now (or the read failed:
+    /// `failure`, tried again from the same place at the next slice).
+    private func readChunk(failing failure: inout FileError?) -> Bool {
+        guard let file = current else { return false }
+        let chunk: [UInt8]
+        do throws(FileError) { chunk = try file.read(at: offset, upTo: sliceBytes) } catch {
+            failure = error
+            return false
+        }
         if chunk.isEmpty {
             // Still the journal, or no telling (a look that failed): nothing more now.
             guard (try? journal.file.isCurrent(file)) == false else { return false }

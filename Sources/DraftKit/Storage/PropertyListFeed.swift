@@ -7,6 +7,8 @@ final class PropertyListFeed: HistoryFeed {
     private var segments = RecordLookup()
     /// Whether a skip was said already: a flood is one warning, not one a slice.
     private var warnedOfSkip = false
+    /// Whether the journal's failed read was said: once, until a read works again.
+    private var warnedOfFailure = false
     /// The places and IDs of the messages announced lately, so that a repeated record
     /// announces nothing more.
     private var announced: Set<ExactText> = []
@@ -38,6 +40,12 @@ final class PropertyListFeed: HistoryFeed {
                 // Stored, and shown when the chat is opened; said, never passed over in silence.
                 slice.warnings.append(.arrivalUnreadable(record.chat, error))
             }
+        }
+        if let failure = read.failure {
+            if !warnedOfFailure { slice.warnings.append(.journalUnreadable(failure)) }
+            warnedOfFailure = true
+        } else {
+            warnedOfFailure = false
         }
         if read.skipped > 0 && !warnedOfSkip {
             warnedOfSkip = true

@@ -50,6 +50,10 @@ public enum StoreWarning: Equatable, Sendable {
     /// A message another process stored in this chat could not be read as it arrived (the
     /// call that failed): opening the chat shows it.
     case arrivalUnreadable(ChatID, FileError)
+    /// The journal could not be read (the call that failed): messages others store are
+    /// not shown as they arrive until it can; opening a chat shows them. Said once, until
+    /// a read of it works again.
+    case journalUnreadable(FileError)
     /// The chat list's index is missing and could not be built (the call that failed):
     /// the chat list reads every chat until it is.
     case chatListNotBuilt(FileError)
