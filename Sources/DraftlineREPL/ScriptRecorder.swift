@@ -27,13 +27,12 @@ public struct ScriptRecorder: Sendable {
 
     public init() {}
 
-    /// Records one event read on the terminal: `prefill` the line it started with, `held`
-    /// the text the line held for the user where no draft keeps it (``Session/heldLine``),
+    /// Records one event read on the terminal: `prefill` the line it started with,
     /// `screen` the screen's name before it, `reports` the session's answer and `session`
     /// the state after it (`asking` while it waits for the answer to a question).
     public mutating func record(
-        _ event: InputEvent, origin: LineOrigin, prefill: TextDraft?, held: TextDraft? = nil, screen: String,
-        reports: [Report], session: Session, asking: Bool = false
+        _ event: InputEvent, origin: LineOrigin, prefill: TextDraft?, screen: String, reports: [Report],
+        session: Session, asking: Bool = false
     ) {
         // Text a recall replaced and the terminal set aside (the user's own line, under a
         // recalled message sent): a pipe plays the recalled line typed out, which replaces
@@ -41,10 +40,9 @@ public struct ScriptRecorder: Sendable {
         let replaced = Self.setAsideByRecall(reports)
         let recalledOver = !replaced.isEmpty && origin.isRecalled
         guard
-            let keys = Self.command(typedInto: held, event: event, origin: origin)
-                ?? Self.keys(
-                    for: event, origin: origin, prefill: afterError || recalledOver ? nil : prefill,
-                    whole: afterError || recalledOver)
+            let keys = Self.keys(
+                for: event, origin: origin, prefill: afterError || recalledOver ? nil : prefill,
+                whole: afterError || recalledOver)
         else { return }
         if recalledOver {
             lines += replaced.map { Self.typed($0, .typed, from: TextDraft(text: ""), whole: true) + "\u{3}" }
@@ -61,21 +59,28 @@ public struct ScriptRecorder: Sendable {
         // After the session ended nothing runs: a check there could never be checked.
         guard !session.hasQuit else { return }
         lines += Self.checks(after: all, session: session, screen: before).map(\.command)
+        // Text refused where no draft keeps it (home, a profile) stays in a terminal's line,
+        // held there as the line's baseline; a pipe sets it on the undo stack instead. `/undo`
+        // brings it back into the pipe's line, held the same way, so the two go on alike.
+        if Self.heldByRefusal(event, reports: reports, session: session) { lines.append("/undo") }
+    }
+
+    /// Whether the event was refused and its line held for the user (``Session/heldLine``),
+    /// as a terminal does where a pipe sets the line aside: text entered or a leave key
+    /// where no draft can keep the text.
+    static func heldByRefusal(_ event: InputEvent, reports: [Report], session: Session) -> Bool {
+        let text: String
+        switch event {
+        case .line(let line): text = line
+        case .leave(_, let line): text = line.text
+        default: return false
+        }
+        guard let held = session.heldLine, held.text == text, !text.isEmpty else { return false }
+        return reports.contains { $0.error != nil }
     }
 
     /// The script, each line ended by a newline.
     public var script: String { lines.map { $0 + "\n" }.joined() }
-
-    /// The piped line for a command typed into text the line held for the user (`held`):
-    /// the terminal judges it against that text (the line's baseline there), which a pipe
-    /// never holds (it set the text aside when the terminal gave it back), so the pipe gets
-    /// the command alone, on an emptied line. `nil` for any other event.
-    static func command(typedInto held: TextDraft?, event: InputEvent, origin: LineOrigin) -> String? {
-        guard let held, case .line(let text) = event, !origin.isRecalled,
-            case .command(let command)? = CommandInDraft.typedInto(text, given: held, pasted: origin.pasted)
-        else { return nil }
-        return "\u{15}" + command
-    }
 
     /// The text an event set aside because a recall replaced it, oldest first.
     static func setAsideByRecall(_ reports: [Report]) -> [TextDraft] {
@@ -114,6 +119,9 @@ public struct ScriptRecorder: Sendable {
     ) -> String {
         let scalars = Array(line.text.unicodeScalars)
         let prefix = Array(start.text.unicodeScalars)
+        // An emptied line before a key: the pipe's line may hold text the terminal's did not
+        // show (a held line brought back), so it is emptied too.
+        if whole && scalars.isEmpty && !ended { return "\u{15}" }
         // Enter on the line as it started: the cursor does not matter.
         if line.text == start.text && (line.cursor == start.cursor || ended) && origin.pasted.isEmpty {
             return ""

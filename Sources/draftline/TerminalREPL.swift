@@ -105,7 +105,6 @@ struct TerminalREPL {
         }
         while !frontend.hasQuit {
             let prefill = frontend.session.prefill
-            let held = frontend.session.heldLine
             let screen = frontend.session.screenName
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
             if let erred = unchecked, frontend.session.question == nil {
@@ -123,7 +122,7 @@ struct TerminalREPL {
             console.show(response.lines)
             results.record(response.reports, line: number, presenter: frontend.presenter)
             recorder?.record(
-                event, origin: origin, prefill: prefill, held: held, screen: screen, reports: response.reports,
+                event, origin: origin, prefill: prefill, screen: screen, reports: response.reports,
                 session: frontend.session, asking: frontend.question != nil)
             var erred = options.strict && response.lines.contains { $0.kind == .error }
             for effect in response.effects {

@@ -187,7 +187,8 @@ struct RecordTests {
                 "/expect screen home",
                 "stray",
                 "/expect error not-sent-no-chat",
-                "\u{18}o",
+                "/undo",
+                "\u{15}\u{18}o",
                 "nobody",
                 "\u{15}bob",
                 "/expect error unknown-user",
@@ -218,13 +219,14 @@ struct RecordTests {
             failed.error.contains("expectation failed: the line before got the error unknown-command; found no error"))
     }
 
-    /// Text the terminal holds in the line at home (refused by `^X b`, or by Enter: no
-    /// draft can keep it there) is the line's baseline there, and a pipe never holds it
-    /// (it goes on the undo stack): a command typed after it, a failed one and the same
-    /// fixed, is recorded as the command alone on an emptied line, so the replay runs
-    /// what the terminal ran. (The recorder wrote the whole line, which a pipe reads as
-    /// one unknown command or as text refused: the replay stopped there.)
-    @Test func aCommandTypedAfterTextHeldAtHomeReplaysAsTheCommand() throws {
+    /// Text the terminal holds in the line at home (refused by `^X b` or by Enter: no draft
+    /// can keep it there) is the line's baseline there, while a pipe sets it on the undo
+    /// stack: the recorder writes `/undo` after the refusal's check, which brings it back
+    /// into the pipe's line held the same way, so a command typed after it (a failed one,
+    /// then the same fixed) runs on both with the text set aside as on the terminal, and
+    /// the undo stacks agree. (The whole line was written and a pipe read it as one unknown
+    /// command or as text refused: the replay stopped there; the QA trial's F1.)
+    @Test func textHeldAtHomeReplaysHeldTheSameWay() throws {
         let script = try record("held", atHome: true) { terminal in
             try terminal.send("half typed\u{18}b")  // nowhere to go back to: the text stays
             try terminal.waitFor("nothing to go back to")
@@ -243,6 +245,10 @@ struct RecordTests {
             try terminal.waitForPrompt("draftline> ")
             try terminal.send("/open alice\r")
             try terminal.waitForPrompt("alice> ")
+            // The undo stacks agree: /undo brings back the text set aside when alice opened.
+            try terminal.send("/undo\r")
+            try terminal.waitFor("is back")
+            try terminal.waitForPrompt("alice> ")
             try terminal.send("/quit\r")
         }
         let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -250,9 +256,10 @@ struct RecordTests {
             lines == [
                 "half typed\u{18}b",
                 "/expect error nothing-to-go-back-to",
-                "\u{15}/opne bob",
+                "/undo",
+                "\u{15}half typed/opne bob",
                 "/expect error unknown-command",
-                "\u{15}/open bob",
+                "\u{15}half typed/open bob",
                 "/expect screen bob",
                 "hi bob",
                 #"/expect message 1 "hi bob" from me type text"#,
@@ -260,8 +267,10 @@ struct RecordTests {
                 "/expect screen home",
                 "stray",
                 "/expect error not-sent-no-chat",
-                "\u{15}/open alice",
+                "/undo",
+                "\u{15}stray/open alice",
                 "/expect screen alice",
+                "/undo",
                 "/quit",
                 "",
             ], "\(lines)")
@@ -273,9 +282,10 @@ struct RecordTests {
         #expect(try replayed.messages(in: "bob").map(\.content) == ["hi bob"])
         // The command changed (another chat opened): the replay stops at the check after it.
         let failed = try replay(
-            script.replacingOccurrences(of: "\u{15}/open bob\n", with: "\u{15}/open carol\n"), in: try Fixture())
+            script.replacingOccurrences(of: "\u{15}half typed/open bob\n", with: "\u{15}half typed/open carol\n"),
+            in: try Fixture())
         #expect(failed.status == 1)
-        #expect(failed.error.hasSuffix("draftline: stopped at line 6 (--strict)\n"), "\(failed.error)")
+        #expect(failed.error.hasSuffix("draftline: stopped at line 7 (--strict)\n"), "\(failed.error)")
     }
 
     /// A recalled message sent over the user's own text: the terminal sets that text aside
