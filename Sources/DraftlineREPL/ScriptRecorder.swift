@@ -39,6 +39,10 @@ public struct ScriptRecorder: Sendable {
         // nothing, so the text is set aside first, as Ctrl-C does, and the line is whole.
         let replaced = Self.setAsideByRecall(reports)
         let recalledOver = !replaced.isEmpty && origin.isRecalled
+        // A recalled command entered over the user's own text keeps that text as the draft;
+        // a pipe plays the command typed out, which keeps nothing typed: the text is kept
+        // with `^X /` first, and the command is the prompt's answer.
+        let kept = origin.isRecalled ? Self.keptOverRecall(reports) : nil
         guard
             let keys = Self.keys(
                 for: event, origin: origin, prefill: afterError || recalledOver ? nil : prefill,
@@ -47,7 +51,15 @@ public struct ScriptRecorder: Sendable {
         if recalledOver {
             lines += replaced.map { Self.typed($0, .typed, from: TextDraft(text: ""), whole: true) + "\u{3}" }
         }
-        lines.append(keys)
+        if let kept, case .line(let command) = event {
+            lines.append(
+                Self.typed(
+                    kept, .typed, from: afterError ? TextDraft(text: "") : prefill ?? TextDraft(text: ""),
+                    whole: afterError) + "\u{18}/")
+            lines.append(command)
+        } else {
+            lines.append(keys)
+        }
         afterError = reports.contains { $0.error != nil }
         let all = (asked?.reports ?? []) + reports
         let before = asked?.screen ?? screen
@@ -81,6 +93,14 @@ public struct ScriptRecorder: Sendable {
 
     /// The script, each line ended by a newline.
     public var script: String { lines.map { $0 + "\n" }.joined() }
+
+    /// The text an event kept as the draft over a recalled command, if it kept any.
+    static func keptOverRecall(_ reports: [Report]) -> TextDraft? {
+        for case .draft(let event) in reports where event.kind == .saved && event.cause == .keptOverRecall {
+            return event.draft.text
+        }
+        return nil
+    }
 
     /// The text an event set aside because a recall replaced it, oldest first.
     static func setAsideByRecall(_ reports: [Report]) -> [TextDraft] {

@@ -317,6 +317,34 @@ struct RecordTests {
         #expect(lines.contains(#"/expect draft privateMessage_alice "my own text" cursor 11 media 0"#), "\(lines)")
     }
 
+    /// A recalled command entered over the user's own text keeps that text as the draft; a
+    /// pipe plays the command typed out, which keeps nothing typed, so the recorder keeps
+    /// the text with `^X /` and gives the command as the prompt's answer. (The replay found
+    /// the draft as restored, without what was typed into it.)
+    @Test func aRecalledCommandOverOwnTextReplaysWithThatTextAsTheDraft() throws {
+        let script = try record("recalled-command") { terminal in
+            try terminal.send("/drafts\r")
+            try terminal.waitFor("no drafts")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("my own text")
+            try terminal.send("\u{1B}[A")
+            try terminal.waitFor("/drafts")
+            try terminal.send("\r")
+            try terminal.waitFor("my own text")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("\u{18}b")
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.send("/quit\r")
+        }
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("my own text\u{18}/"), "\(lines)")
+        let result = try replay(script, in: try Fixture())
+        #expect(result.status == 0, "\(result.error)")
+        let checks = lines.filter { $0.hasPrefix("/expect ") }.count
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == checks)
+        #expect(lines.contains(#"/expect draft privateMessage_alice "my own text" cursor 11 media 0"#), "\(lines)")
+    }
+
     /// `--strict` on a terminal means what it means on a pipe: an error the very next line
     /// checks (`/expect error`) does not stop the session, any other next line stops it at
     /// the error's line (status 1), and a failed check stops at once. (It stopped at the
