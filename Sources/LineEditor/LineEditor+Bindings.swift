@@ -23,10 +23,18 @@ extension LineEditor {
 
     /// Binds in the main map and in the alternate map; in vi mode also after Escape in
     /// the alternate map: in vi's command mode an Escape pressed out of habit (ESC is a
-    /// lead-in there) must not swallow the key. Returns what failed.
+    /// lead-in there) must not swallow the key. In emacs mode a `^X` sequence is bound
+    /// after Escape too: ESC is a lead-in there as well (of the arrow keys), and Escape,
+    /// `^X b` took ESC `^X` as an unknown sequence and typed the `b` into the line.
+    /// Returns what failed.
     private func bindAll(_ keys: String, _ function: String, main: Bool = true, alternate: Bool = true) -> [String] {
         var failed: [String] = []
         if main && dl_el_bind(editLine, keys, function) != 0 { failed.append("\(keys) (\(function))") }
+        if main && dl_el_is_vi(editLine) != 1 && keys.hasPrefix("^X")
+            && dl_el_bind(editLine, "^[" + keys, function) != 0
+        {
+            failed.append("^[\(keys) (\(function), after Escape)")
+        }
         if alternate
             && (dl_el_bind_alternate(editLine, keys, function) != 0
                 || (dl_el_is_vi(editLine) == 1 && dl_el_bind_alternate(editLine, "^[" + keys, function) != 0))

@@ -240,6 +240,27 @@ struct TerminalSafetyTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["see you at the party"])
     }
 
+    /// Escape pressed out of habit before a draftline key, in emacs mode: the key still
+    /// acts, and nothing is typed into the draft. (ESC `^X` was taken as an unknown
+    /// sequence and `b` typed: the draft 'hello' became 'hellob', and a `/undo` typed
+    /// after it was sent as part of the message; the QA trial's F6.) Escape before a
+    /// word key still moves by words (Escape `b` is Meta-b).
+    @Test func escapeBeforeADraftlineKeyIsNoTyping() throws {
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("hello")
+        try terminal.waitFor("hello")
+        try terminal.send("\u{1B}\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("\u{1B}bX\r")
+        try terminal.waitFor("you: Xhello")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["Xhello"])
+    }
+
     @Test func editrcNamedByTheEnvironmentCanRebindEveryFunctionByName() throws {
         let path = fixture.root + "/custom-editrc"
         let editrc = """
