@@ -48,18 +48,23 @@ public struct ScriptRecorder: Sendable {
                 for: event, origin: origin, prefill: afterError || recalledOver ? nil : prefill,
                 whole: afterError || recalledOver)
         else { return }
-        if recalledOver {
-            lines += replaced.map { Self.typed($0, .typed, from: TextDraft(text: ""), whole: true) + "\u{3}" }
-        }
+        let setAside = replaced.map { Self.typed($0, .typed, from: TextDraft(text: ""), whole: true) + "\u{3}" }
+        // Before a recalled line entered; after a recalled line abandoned (Ctrl-C), since the
+        // terminal puts the user's own text on top there.
+        if recalledOver, case .line = event { lines += setAside }
         if let kept, case .line(let command) = event {
             lines.append(
                 Self.typed(
                     kept, .typed, from: afterError ? TextDraft(text: "") : prefill ?? TextDraft(text: ""),
                     whole: afterError) + "\u{18}/")
             lines.append(command)
+            // A command that fails at that prompt asks again there: an empty line ends it,
+            // the draft kept, as the terminal's read ended.
+            if reports.contains(where: { $0.error != nil }) { lines.append("") }
         } else {
             lines.append(keys)
         }
+        if recalledOver, case .interrupt = event { lines += setAside }
         afterError = reports.contains { $0.error != nil }
         let all = (asked?.reports ?? []) + reports
         let before = asked?.screen ?? screen

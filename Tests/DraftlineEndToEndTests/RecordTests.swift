@@ -333,6 +333,42 @@ struct RecordTests {
         try expectReplaysKeepingOwnText(script, through: "my own text\u{18}/")
     }
 
+    /// Ctrl-C on a recalled line puts the user's own text on top of the undo stack, over the
+    /// recalled line; a failed recalled command over one's own text keeps it as the draft,
+    /// and its prompt's answer fails on a pipe too, which an empty line ends (the second QA
+    /// trial's B and A: the replay's /undo found the recalled line; --strict stopped at the
+    /// failed answer though the next line checked it).
+    @Test func aRecallAbandonedOrFailedReplaysAsOnTheTerminal() throws {
+        let script = try record("recall-ends") { terminal in
+            try terminal.send("one\r")
+            try terminal.waitFor("you: one")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("mine")
+            try terminal.send("\u{1B}[A")
+            try terminal.waitFor("one")
+            try terminal.send("\u{3}")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("/undo\r")
+            try terminal.waitFor("is back")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("\u{15}/nope\r")
+            try terminal.waitFor("unknown command '/nope'")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("\u{15}my own text")
+            try terminal.send("\u{1B}[A")
+            try terminal.waitFor("/nope")
+            try terminal.send("\r")
+            try terminal.waitFor("kept as this chat's draft")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("\u{15}\u{18}b")
+            try terminal.waitForPrompt("draftline> ")
+            try terminal.send("/quit\r")
+        }
+        try expectReplaysKeepingOwnText(script, through: "\u{15}mine\u{3}")
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains(#"/expect draft privateMessage_alice "mine" cursor 4 media 0"#), "\(lines)")
+    }
+
     /// The script holds `line` (the keys a pipe needs to do what the terminal did), replays
     /// under `--strict` with every check ok, and checks alice's draft "my own text".
     func expectReplaysKeepingOwnText(_ script: String, through line: String) throws {
