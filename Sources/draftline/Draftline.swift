@@ -163,14 +163,12 @@ enum Draftline {
             // DRAFTLINE_WATCH=poll: look at the journal four times a second instead of being
             // woken by inotify (a file system that inotify does not see other writers on).
             let transport: any Transport
-            if options.server != nil {
-                switch NetworkStart.connect(options, history: data.history) {
-                case .success(let network):
+            if let server = options.server {
+                switch NetworkStart.connect(to: server, options, history: data.history) {
+                case .success(let (network, welcome)):
                     transport = network
-                    console.show([
-                        OutputLine(
-                            .info, "connected to \(network.client.options.server) as \(network.client.options.nick)")
-                    ])
+                    let line = Presenter().line(for: welcome, server: network.client.options.server.description)
+                    console.show(line.map { [$0] } ?? [])
                 case .failure(let problem): return refuse(problem.message)
                 }
             } else {

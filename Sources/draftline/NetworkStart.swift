@@ -7,9 +7,11 @@ import IRCClient
 /// identity's nick and waits for the welcome before the session starts, so that a server
 /// that cannot be used is one line and exit status 2, never a session that fails each send.
 enum NetworkStart {
-    /// The server's transport, welcomed; or the line that says why there is none.
-    static func connect(_ options: Options, history: any HistoryStore) -> Result<IRCTransport, UsageError> {
-        guard let url = options.server else { return .failure(UsageError("no --server given")) }
+    /// The server's transport and its welcome (``IRCClientEvent/connected(nick:capabilities:again:)``),
+    /// or the line that says why there is none.
+    static func connect(
+        to url: String, _ options: Options, history: any HistoryStore
+    ) -> Result<(IRCTransport, IRCClientEvent), UsageError> {
         let address: ServerAddress
         do throws(ServerAddress.Problem) { address = try ServerAddress(parsing: url) } catch {
             return .failure(UsageError(Presenter.describe(error, in: url)))
@@ -17,13 +19,17 @@ enum NetworkStart {
         guard let nick = IRCAddressing.nick(for: options.identity) else {
             return .failure(UsageError(Presenter.noNick(options.identity)))
         }
+        func failed(_ failure: IRCConnectionFailure) -> Result<(IRCTransport, IRCClientEvent), UsageError> {
+            let line = Presenter().line(for: .couldNotConnect(failure), server: address.description)
+            return .failure(UsageError(line?.text ?? Presenter.describe(failure)))
+        }
         let client: IRCClient
         do throws(ConnectionError) {
             client = try IRCClient(
                 options: IRCClient.Options(
                     server: address, nick: nick, caFile: options.serverCA, sendsTyping: options.sendsTyping))
         } catch {
-            return .failure(UsageError("could not connect to \(address): \(Presenter.describe(error))"))
+            return failed(.connection(error))
         }
         client.start()
         let transport = IRCTransport(client: client, history: history, identity: options.identity)
@@ -35,16 +41,13 @@ enum NetworkStart {
             _ = transport.take()
             for event in transport.takeEvents() {
                 switch event {
-                case .connected:
-                    return .success(transport)
-                case .couldNotConnect(let failure):
-                    return .failure(UsageError("could not connect to \(address): \(Presenter.describe(failure))"))
-                default:
-                    continue
+                case .connected: return .success((transport, event))
+                case .couldNotConnect(let failure): return failed(failure)
+                default: continue
                 }
             }
         }
         client.quit(timeout: 0)
-        return .failure(UsageError("could not connect to \(address): the server did not welcome draftline in time"))
+        return failed(.registration(.noWelcome(seconds: client.options.welcomeTimeout)))
     }
 }
