@@ -11,9 +11,8 @@ import Testing
 ///
 /// `CONSERVATION_SEQUENCES` (default 1000, shared between the two modes) and
 /// `CONSERVATION_SEED` change the run; `CONSERVATION_LOG=path` writes each disagreement
-/// there as it is found; `CONSERVATION_FIRST=1` stops at the first. Steps the binary is
-/// known to get wrong are left out until fixed (``ConservationDriver/KnownBug``;
-/// `CONSERVATION_PLAY_KNOWN_BUGS=1` plays them).
+/// there as it is found; `CONSERVATION_FIRST=1` stops at the first. Every step is played:
+/// none is left out as a known bug.
 @Suite("The law of conservation: text is never lost or sent by mistake")
 struct ConservationTests {
     static let seed: UInt64 = {

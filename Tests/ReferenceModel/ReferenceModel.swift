@@ -156,9 +156,6 @@ public struct ReferenceModel: Sendable {
     /// The user's own line: the line, or the one a recall shows another over.
     public var ownLine: ModelLine { saved ?? line }
 
-    /// Whether a recalled line the user edited was replaced by a later recall in this read.
-    public var hasReplacedEdits: Bool { !edits.isEmpty }
-
     /// Whether a recall shows another line than the user's own.
     public var recallShowing: Bool { saved != nil }
 

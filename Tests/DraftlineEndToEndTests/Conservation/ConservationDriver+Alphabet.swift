@@ -15,20 +15,6 @@ extension ConservationDriver {
         "/profile nobody", "/attach /nope/file.png",
     ]
 
-    /// Steps the binary is known to get wrong, left out of the alphabet until the fix is on
-    /// main (each is a disagreement in /work/coord/28-model.md, with its reproduction; the
-    /// model is not weakened to match). Remove an entry when its fix lands;
-    /// `CONSERVATION_PLAY_KNOWN_BUGS=1` plays them all the same.
-    enum KnownBug: CaseIterable {
-        /// D15: Ctrl-C after a recalled line the user edited was replaced by a later recall
-        /// (the edited line is the top undo entry, above the user's own line).
-        case interruptAfterAReplacedEdit
-    }
-
-    static let knownBugs: Set<KnownBug> =
-        ProcessInfo.processInfo.environment["CONSERVATION_PLAY_KNOWN_BUGS"] == "1"
-        ? [] : Set(KnownBug.allCases)
-
     /// Text of about `bytes` bytes in a quarter as many characters (U+1D400, four bytes,
     /// one cell): a line over 64 KiB that libedit can still redraw within seconds.
     static func wide(bytes: Int) -> String { String(repeating: "\u{1D400}", count: bytes / 4) }
@@ -177,9 +163,6 @@ extension ConservationDriver {
         // SPEC does not say where the user's own line goes: see ReferenceModel.leave).
         if case .chat = model.screen {} else if pick(40) { roll = 99 }
         if model.key == nil && model.recallShowing && (40..<71).contains(roll) { roll = 0 }
-        if Self.knownBugs.contains(.interruptAfterAReplacedEdit), model.hasReplacedEdits, (71..<84).contains(roll) {
-            roll = 0
-        }
         // Now and then a line over 64 KiB (two pastes, or typing and a paste), then Enter.
         if pick(1) {
             // (A look between two pastes: a terminal ends a paste at its last ESC[201~ before
