@@ -183,14 +183,105 @@ extension LineEditor {
         let main = boundKeys()
         let alternate = boundKeys(alternate: true)
         let failed = bindings.flatMap { binding in
-            let always = [Self.prefillFunction, Self.pasteFunction].contains(binding.function)
+            let always =
+                [Self.prefillFunction, Self.pasteFunction].contains(binding.function)
+                || binding.keys == Self.nextHistorySequence
             return bindAll(
                 binding.keys, binding.function, main: always || main[binding.function] == nil,
                 alternate: always || alternate[binding.function] == nil)
         }
-        // The vi control keys are looked at once draftline's own keys are bound again.
+        // The vi control keys and the terminal's keys are looked at once draftline's own
+        // keys are bound again.
         return failed + unbindRefusedFunctions(main: main, alternate: alternate)
             + bindViControls(main: boundKeys(), alternate: boundKeys(alternate: true))
+            + bindTerminalKeys(main: boundKeys(), alternate: boundKeys(alternate: true))
+            + bindNextHistory(main: boundKeys(), alternate: boundKeys(alternate: true))
+    }
+
+    /// Binds every key of `ed-next-history` (Down, `^N`, vi's `j` and `+`) to
+    /// ``nextHistoryFunction``, which runs it only while a recall shows: on the user's own
+    /// line libedit's Down replaced the line with the one it saved at the last Up. Returns
+    /// what failed, as `keys (function)`.
+    private func bindNextHistory(main: [String: [String]], alternate: [String: [String]]) -> [String] {
+        var failed: [String] = []
+        // The sequences after ESC are shared by both maps: in vi mode they are bound in the
+        // command map only (in the main map ESC would stop being vi-command-mode).
+        let vi = dl_el_is_vi(editLine) == 1
+        for keys in main["ed-next-history"] ?? []
+        where keys != Self.nextHistorySequence && !(vi && keys.hasPrefix("^[")) {
+            if dl_el_bind(editLine, keys, Self.nextHistoryFunction) != 0 {
+                failed.append("\(keys) (\(Self.nextHistoryFunction))")
+            }
+        }
+        for keys in alternate["ed-next-history"] ?? [] where keys != Self.nextHistorySequence {
+            if dl_el_bind_alternate(editLine, keys, Self.nextHistoryFunction) != 0 {
+                failed.append("\(keys) (\(Self.nextHistoryFunction), vi command mode)")
+            }
+        }
+        return failed
+    }
+
+    /// Keys that terminals send whatever `TERM` says, after ESC, and what each does:
+    /// libedit binds only those its terminfo entry names, so with `TERM=xterm` inside tmux
+    /// (which sends `ESC[1~` for Home) Home typed `~`, and with any `TERM` Page Up typed
+    /// `~` and Ctrl-Left `;5D`. The sequences are xterm's, the VT220's (tmux, screen, the
+    /// Linux console) and rxvt's; keys with nothing to do ring the bell and type nothing.
+    static let terminalSequences: [(keys: String, function: String)] = {
+        let nothing = "ed-unassigned"
+        var keys = [
+            ("[1~", "ed-move-to-beg"), ("[7~", "ed-move-to-beg"), ("[H", "ed-move-to-beg"), ("OH", "ed-move-to-beg"),
+            ("[4~", "ed-move-to-end"), ("[8~", "ed-move-to-end"), ("[F", "ed-move-to-end"), ("OF", "ed-move-to-end"),
+            ("[3~", "ed-delete-next-char"), ("[2~", nothing), ("[5~", nothing), ("[6~", nothing),
+            ("OP", nothing), ("OQ", nothing), ("OR", nothing), ("OS", nothing),
+        ]
+        for number in [11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 23, 24] { keys.append(("[\(number)~", nothing)) }
+        // With Shift (2), Alt (3), Ctrl (5) and both (7): the word keys move by words;
+        // the others do what they do alone.
+        for modifier in 2...8 {
+            let word = [3, 5, 7].contains(modifier)
+            keys += [
+                ("[1;\(modifier)D", word ? "ed-prev-word" : "ed-prev-char"),
+                ("[1;\(modifier)C", word ? "em-next-word" : "ed-next-char"),
+                ("[1;\(modifier)A", nothing), ("[1;\(modifier)B", nothing),
+                ("[1;\(modifier)H", "ed-move-to-beg"), ("[1;\(modifier)F", "ed-move-to-end"),
+                ("[3;\(modifier)~", "ed-delete-next-char"),
+            ]
+        }
+        return keys
+    }()
+
+    /// Binds each of ``terminalSequences`` that no key map binds yet (a terminfo entry's or a
+    /// configuration's binding is kept): in emacs mode after ESC in the main map, and after
+    /// ESC twice (Escape pressed before the key, as before `^X` keys: Escape, Down typed
+    /// `[B`), the arrow keys' own sequences too; in vi mode in the command map, after ESC
+    /// (the key pressed in command mode) and without it (pressed in insert mode, where the
+    /// ESC switches to command mode), as libedit binds the arrow keys there. Returns what
+    /// failed, as `keys (function)`.
+    private func bindTerminalKeys(main: [String: [String]], alternate: [String: [String]]) -> [String] {
+        let vi = dl_el_is_vi(editLine) == 1
+        var bound = Dictionary(
+            (vi ? alternate : main).filter { $0.key != "is undefined" }.flatMap { binding in
+                binding.value.map { ($0, binding.key) }
+            },
+            uniquingKeysWith: { first, _ in first })
+        var wanted = Self.terminalSequences.map { (keys: "^[" + $0.keys, function: $0.function) }
+        if vi {
+            wanted += Self.terminalSequences
+        } else {
+            // libedit's own functions only: a paste's start after Escape is no key.
+            let arrows = bound.filter { key, function in
+                (key.hasPrefix("^[[") || key.hasPrefix("^[O"))
+                    && (function.hasPrefix("ed-") || function.hasPrefix("em-"))
+            }
+            wanted += (arrows.map { (keys: $0.key, function: $0.value) } + wanted).map { ("^[" + $0.keys, $0.function) }
+        }
+        var failed: [String] = []
+        for (keys, function) in wanted where bound[keys] == nil {
+            bound[keys] = function
+            let result = vi ? dl_el_bind_alternate(editLine, keys, function) : dl_el_bind(editLine, keys, function)
+            if result != 0 { failed.append("\(keys) (\(function))") }
+        }
+        return failed
     }
 
     /// libedit's functions no key runs, whatever a configuration says, as each would take

@@ -115,11 +115,15 @@ public final class LineEditor {
     static let prefillBytes: [CChar] = [0x18, 0x1D, 0]
     static let pasteSequence = "^X^^"
     static let pasteKeys: [wchar_t] = [0x18, 0x1E]
+    /// libedit's own `ed-next-history`, run by ``nextHistoryFunction`` when a recall shows.
+    static let nextHistorySequence = "^X^_"
+    static let nextHistoryBytes: [CChar] = [0x18, 0x1F, 0]
     static let prefillFunction = "draftline-prefill"
     static let pasteFunction = "draftline-paste"
     static let completeFunction = "draftline-complete"
     static let interruptFunction = "draftline-interrupt"
     static let suspendFunction = "draftline-suspend"
+    static let nextHistoryFunction = "draftline-next-history"
 
     let editLine: OpaquePointer
     let history: OpaquePointer
@@ -187,6 +191,7 @@ public final class LineEditor {
         case complete
         case interrupt
         case suspend
+        case nextHistory
         case run(() -> Void)
     }
 
@@ -243,9 +248,13 @@ public final class LineEditor {
         try addSlot(name: Self.completeFunction, help: "complete a command or a name", action: .complete)
         try addSlot(name: Self.interruptFunction, help: "abandon the line (Ctrl-C)", action: .interrupt)
         try addSlot(name: Self.suspendFunction, help: "suspend draftline (Ctrl-Z)", action: .suspend)
+        try addSlot(
+            name: Self.nextHistoryFunction, help: "the next line of the history, if one is shown",
+            action: .nextHistory)
         try bind(Self.prefillSequence, to: Self.prefillFunction)
         try bind(Self.pasteSequence, to: Self.pasteFunction)
         try bind("^I", to: Self.completeFunction)
+        try bind(Self.nextHistorySequence, to: "ed-next-history")
         let (interrupt, suspend) = Self.terminalKeys()
         try bind(Self.notation(interrupt), to: Self.interruptFunction)
         try bind(Self.notation(suspend), to: Self.suspendFunction)

@@ -261,6 +261,69 @@ struct TerminalSafetyTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["Xhello"])
     }
 
+    /// Keys terminals send whatever `TERM` says (the fixture's is `xterm`, as inside tmux
+    /// by mistake): Home as `ESC[1~` typed `~`, Page Up `~`, F5 `15~`, Ctrl-Left `;5D`, and
+    /// in vi mode they toggled case or deleted to the end. Each key does its job or
+    /// nothing, in emacs mode and in both of vi's modes, and Escape before an arrow key
+    /// types nothing (Escape, Down typed `[B`).
+    @Test(arguments: [false, true])
+    func terminalKeysOutsideTerminfoDoTheirJobOrNothing(vi: Bool) throws {
+        let terminal = try fixture.startTerminal(vi ? ["--editor", "vi"] : [])
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        let insert = vi ? "i" : ""
+        let keys = [
+            "\u{1B}[1~", "\u{1B}[4~", "\u{1B}[5~", "\u{1B}[6~", "\u{1B}[2~", "\u{1B}[15~", "\u{1B}OP",
+            "\u{1B}[1;5D", "\u{1B}[1;5C", "\u{1B}[1;2D", "\u{1B}[3;5~", "\u{1B}\u{1B}[B", "\u{1B}\u{1B}[D",
+        ]
+        for key in keys {
+            try terminal.send("one two" + key + insert + "|\r")
+            try terminal.waitForPrompt("alice> ")
+            if vi { try terminal.send("\u{1B}ddi") }
+            try terminal.send("\u{15}")
+        }
+        #expect(try terminal.quit() == .exited(0))
+        // Where each key left the cursor (vi's command mode inserts before the character
+        // under it): Home, End, nothing (Page Up, Page Down, Insert, F5, F1), a word back,
+        // a word on (at the end already), a character back, the character under the
+        // cursor deleted (none at the end), nothing (Escape, Down), a character back (Escape,
+        // Left).
+        let sent = try fixture.messages(in: "alice").map(\.content)
+        let atEnd = vi ? "one tw|o" : "one two|"
+        #expect(
+            sent == [
+                "|one two", atEnd, atEnd, atEnd, atEnd, atEnd, atEnd, vi ? "one |two" : "one |two", atEnd,
+                vi ? "one t|wo" : "one tw|o", vi ? "one t|w" : "one two|", atEnd, vi ? "one t|wo" : "one tw|o",
+            ], "\(sent)")
+    }
+
+    /// Down on one's own line, with nothing recalled: libedit put back the line it saved at
+    /// the last Up (empty, or a line of an earlier read), and the typed text was gone, kept
+    /// nowhere. Down there does nothing, in emacs and vi mode, with `^N` and vi's `j` too.
+    @Test(arguments: [false, true])
+    func downOnOnesOwnLineKeepsIt(vi: Bool) throws {
+        let terminal = try fixture.startTerminal(vi ? ["--editor", "vi"] : [])
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("first\r")
+        try terminal.waitForPrompt("alice> ")
+        // Up and Down in this read: back to the own line, then Down once more.
+        try terminal.send("mine\u{1B}[A")
+        try terminal.waitFor("first")
+        try terminal.send("\u{1B}[B\u{1B}[B" + (vi ? "A" : "") + "!\r")
+        try terminal.waitForPrompt("alice> ")
+        // A later read: libedit still holds "mine" from the Up above.
+        let downs = vi ? ["\u{1B}[B", "\u{0E}", "\u{1B}j"] : ["\u{1B}[B", "\u{0E}", "\u{1B}OB"]
+        for (index, down) in downs.enumerated() {
+            // (In vi, Down and `j` are in command mode: `A` appends again; `^N` is not.)
+            try terminal.send("later \(index)" + down + (vi && down.hasPrefix("\u{1B}") ? "A" : "") + "?\r")
+            try terminal.waitForPrompt("alice> ")
+        }
+        #expect(try terminal.quit() == .exited(0))
+        let sent = try fixture.messages(in: "alice").map(\.content)
+        #expect(sent == ["first", "mine!", "later 0?", "later 1?", "later 2?"], "\(sent)")
+    }
+
     @Test func editrcNamedByTheEnvironmentCanRebindEveryFunctionByName() throws {
         let path = fixture.root + "/custom-editrc"
         let editrc = """
