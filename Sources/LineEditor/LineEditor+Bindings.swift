@@ -204,11 +204,13 @@ extension LineEditor {
     /// what failed, as `keys (function)`.
     private func bindNextHistory(main: [String: [String]], alternate: [String: [String]]) -> [String] {
         var failed: [String] = []
-        // The sequences after ESC are shared by both maps: in vi mode they are bound in the
-        // command map only (in the main map ESC would stop being vi-command-mode).
+        // The multi-character sequences are shared by both maps: in vi mode they are bound
+        // in the command map only (in the main map, ESC would stop being vi-command-mode,
+        // and `O` or `[` typed in insert mode would begin a sequence and be swallowed).
         let vi = dl_el_is_vi(editLine) == 1
+        let single = { (keys: String) in keys.count == 1 || (keys.count == 2 && keys.hasPrefix("^")) }
         for keys in main["ed-next-history"] ?? []
-        where keys != Self.nextHistorySequence && !(vi && keys.hasPrefix("^[")) {
+        where keys != Self.nextHistorySequence && (!vi || single(keys)) {
             if dl_el_bind(editLine, keys, Self.nextHistoryFunction) != 0 {
                 failed.append("\(keys) (\(Self.nextHistoryFunction))")
             }

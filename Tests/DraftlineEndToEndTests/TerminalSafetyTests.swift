@@ -282,6 +282,10 @@ struct TerminalSafetyTests {
             if vi { try terminal.send("\u{1B}ddi") }
             try terminal.send("\u{15}")
         }
+        // Text that looks like the tail of a sequence is text (in vi's insert mode, `O` and
+        // `[` began one and `O9` vanished from a typed path).
+        try terminal.send("x/O9 OB [B OP [1~\r")
+        try terminal.waitForPrompt("alice> ")
         #expect(try terminal.quit() == .exited(0))
         // Where each key left the cursor (vi's command mode inserts before the character
         // under it): Home, End, nothing (Page Up, Page Down, Insert, F5, F1), a word back,
@@ -294,6 +298,7 @@ struct TerminalSafetyTests {
             sent == [
                 "|one two", atEnd, atEnd, atEnd, atEnd, atEnd, atEnd, vi ? "one |two" : "one |two", atEnd,
                 vi ? "one t|wo" : "one tw|o", vi ? "one t|w" : "one two|", atEnd, vi ? "one t|wo" : "one tw|o",
+                "x/O9 OB [B OP [1~",
             ], "\(sent)")
     }
 
