@@ -228,6 +228,35 @@ struct TerminalPromiseTests {
         }
     }
 
+    /// D20: the Ctrl-D warning changes nothing, the ledger's judgement included. A draft
+    /// emptied with Ctrl-U, then a new line sent, leaves nothing on the undo stack; with the
+    /// warning between, the emptied draft went on the undo stack ("the line that replaced
+    /// it did not hold it"), as if the warning had taken the draft out of the line.
+    @Test func theCtrlDWarningBetweenEmptyingAndSendingChangesNothing() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("kept for bob\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try leaveDraft(terminal, "alice", "emptied soon")
+        try terminal.send("\u{15}\u{4}")
+        try terminal.waitFor("1 unsent draft would be forgotten")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("something else\r")
+        try terminal.waitFor("you: something else")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("nothing to undo")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["something else"])
+        let piped = try fixture.runPiped(
+            "/open bob\nkept for bob\u{18}b\n/open alice\nemptied soon\u{18}b\n/open alice\n"
+                + "\u{15}\u{4}\nsomething else\n/expect undo 0\n")
+        #expect(piped.status == 0, "\(piped.output) \(piped.error)")
+        #expect(!piped.output.contains("did not hold it"), "\(piped.output)")
+    }
+
     /// D18: `^X b` on a profile with text in the line does what `/back` does there: the
     /// text goes on the undo stack, said in one line, and the key goes back (it refused:
     /// "the key did nothing"). `^X b` at home, where it cannot act, keeps the text.

@@ -23,6 +23,8 @@ public enum ModelStep: Equatable, Sendable, CustomStringConvertible {
     case recall(String)
     /// Up then Down (vi `k` then `j`): a recall that returns to the line.
     case recallAndReturn
+    /// Down (`^N` in vi's insert mode, `j` in its command mode) where no recall shows.
+    case downOnOwnLine
     /// `^R` with a pattern (the line shows `recalled`), then Ctrl-C.
     case searchThenInterrupt(String)
     /// Enter.
@@ -64,6 +66,7 @@ public enum ModelStep: Equatable, Sendable, CustomStringConvertible {
         case .redraw: "Ctrl-L"
         case .recall(let text): "recall \(text.debugDescription)"
         case .recallAndReturn: "Up-Down"
+        case .downOnOwnLine: "Down"
         case .searchThenInterrupt(let text): "^R(\(text.debugDescription))-Ctrl-C"
         case .enter: "Enter"
         case .leave(let key): "^X\(key.rawValue)"

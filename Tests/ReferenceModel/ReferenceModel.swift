@@ -291,6 +291,10 @@ public struct ReferenceModel: Sendable {
             // never inserts a control character. An arrival never moves the line or its
             // baseline ("the line's baseline"). A look changes nothing.
             break
+        case .downOnOwnLine:
+            // SPEC §1a's law: no key loses text. Down below the newest history line has
+            // nothing to show: the line stays as it is.
+            break
         case .recall(let text):
             recall(text)
         case .recallAndReturn:

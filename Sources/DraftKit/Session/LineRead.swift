@@ -50,6 +50,10 @@ struct LineRead {
     let target: InputTarget?
     /// That target's draft text when the read ended.
     let draft: TextDraft?
+    /// Whether the line started empty, no recall in it, after a read that left the
+    /// target's draft emptied in the line (a Ctrl-D warning gives an empty line): the user
+    /// deleted the draft with editing keys then, as if in this read.
+    var emptiedBefore = false
 
     /// Where the line went, once placed.
     private(set) var linePlace: Place?
@@ -114,7 +118,7 @@ struct LineRead {
     /// or with it and one insertion: a failed command typed into it, given back) and no
     /// recall took it out of sight: then whatever the line lost of it, the user's editing
     /// keys took.
-    var draftWasInLine: Bool { recalledOver.isEmpty && givenHeldDraft }
+    var draftWasInLine: Bool { recalledOver.isEmpty && (givenHeldDraft || emptiedBefore) }
 
     /// Whether the line started with the draft (with at most one insertion).
     var givenHeldDraft: Bool {
@@ -123,10 +127,10 @@ struct LineRead {
     }
 
     /// Whether the draft's text is accounted for without being set aside: it was in the
-    /// line, or a recall took the line that held it, and that line is accounted for itself.
-    /// (Whether another line happens to hold its characters is never asked: a coincidence
-    /// is not a draft kept.)
-    var draftAccounted: Bool { draft == nil || givenHeldDraft }
+    /// line (or emptied in the one before, ``emptiedBefore``), or a recall took the line
+    /// that held it, and that line is accounted for itself. (Whether another line happens
+    /// to hold its characters is never asked: a coincidence is not a draft kept.)
+    var draftAccounted: Bool { draft == nil || givenHeldDraft || emptiedBefore }
 
     /// What was typed into the baseline, when a `/` was (``CommandInDraft/typedInto(_:given:pasted:)``).
     /// A draft kept with an attempt in it is asked first whether a known command was typed

@@ -327,7 +327,7 @@ extension Session {
         guard read.question == nil, read.ending != .endOfInput, let key = read.target?.draftKey,
             let draft = read.draft,
             !draft.text.isEmpty, drafts.attachments(for: key).isEmpty,
-            read.draftWasInLine || (read.recalledOver.isEmpty && read.given.text.isEmpty && draftEmptied == key),
+            read.draftWasInLine,
             OneInsertion(of: draft.text, in: read.text) == nil
         else { return nil }
         return key

@@ -157,6 +157,8 @@ public final class Session {
             given: line, baseline: baseline, held: heldLine, ending: event, origin: origin,
             question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
+        read.emptiedBefore =
+            draftEmptied != nil && draftEmptied == read.target?.draftKey && read.given.text.isEmpty
         // Anything but a Ctrl-D that is the very next key disarms the warning.
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
         draftEmptied = emptiedDraft(read)

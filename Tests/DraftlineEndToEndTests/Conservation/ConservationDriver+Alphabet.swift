@@ -86,7 +86,11 @@ extension ConservationDriver {
         case 46..<56: try play("Escape", [.escape])
         case 56..<66: try deleteKey()
         case 66..<72: try recall("Up", keys: "\u{1B}[A")
+        case 72..<77 where pick(10):
+            // Over a line longer than libedit saves at a recall (1,024 characters, D13).
+            try play("long-Up-Down", [.paste(token() + String(repeating: "é", count: 1_100)), .recallAndReturn])
         case 72..<77: try play("Up-Down", [.recallAndReturn])
+        case 77..<79 where !model.recallShowing: try play("Down", [.downOnOwnLine])
         case 77..<81 where !vi: try search()
         case 77..<81: try play("Ctrl-L", [.redraw])
         case 81..<84: try play("Ctrl-L", [.redraw])
@@ -128,6 +132,7 @@ extension ConservationDriver {
         case 6: try play("a", [.viAppend])
         case 7: try play("Ctrl-L", [.redraw])
         case 8: try play("k-j", [.recallAndReturn])
+        case 9 where !model.recallShowing: try play("j", [.downOnOwnLine])
         default: try play("i", [.viInsert])
         }
     }

@@ -60,6 +60,7 @@ final class TerminalSide: Side {
         case .redraw: "\u{0C}"
         case .recall: model.commandMode ? "k" : "\u{1B}[A"
         case .recallAndReturn: model.commandMode ? "kj" : "\u{1B}[A\u{1B}[B"
+        case .downOnOwnLine: model.commandMode ? "j" : model.vi ? "\u{0E}" : "\u{1B}[B"
         case .searchThenInterrupt: ""
         case .enter: "\r"
         case .leave(let key): "\u{18}" + key.rawValue
