@@ -57,8 +57,8 @@ extension PropertyListHistory {
         var warnings: [StoreWarning] = []
         do throws(FileError) {
             guard let folder = try directories.directory(of: chat) else { return Reading(nil) }
-            var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
-            guard let last = try earlier.lastSegment(of: chat) else { return Reading(nil) }
+            var earlier = SegmentIndex.Earlier(index: segments.index, chat: chat, directory: folder)
+            guard let last = try earlier.lastSegment() else { return Reading(nil) }
             // Only the last message is wanted: the others are passed over, not decoded (the
             // chat list's cost is in what it shows).
             if let data = try? SegmentStore.bytes(SegmentIndex.name(last), in: folder),

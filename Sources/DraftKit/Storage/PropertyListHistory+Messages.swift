@@ -5,9 +5,9 @@ extension PropertyListHistory {
         guard limit > 0, let folder = try chatDirectory(chat) else { return Reading([]) }
         var result: [Message] = []
         var warnings: [StoreWarning] = []
-        var earlier = SegmentIndex.Earlier(index: segments.index, directory: folder)
+        var earlier = SegmentIndex.Earlier(index: segments.index, chat: chat, directory: folder)
         try Self.readable(chat) { () throws(FileError) in
-            guard var number = try earlier.lastSegment(of: chat) else { return }
+            guard var number = try earlier.lastSegment() else { return }
             while result.count < limit {
                 let messages =
                     try segments.read(

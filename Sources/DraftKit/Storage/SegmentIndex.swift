@@ -2,6 +2,8 @@
 /// layout, and the hints that find the last segment in two `fstatat` calls.
 final class SegmentIndex {
     private var lastSegmentHint: [ChatID: Int] = [:]
+    /// The listing a walk back through each chat used (``kept(_:endingAt:)``).
+    private var walked: [ChatID: [Int]] = [:]
 
     /// The highest segment index read or written: eight digits.
     static let maximum = 99_999_999
@@ -54,6 +56,17 @@ final class SegmentIndex {
         try directory.names().compactMap(Self.number).sorted()
     }
 
+    /// The listing a walk back through `chat` used (``keep(_:of:)``), while the chat's last
+    /// segment is still the listing's last, `last`. Only a chat's last segment changes and a
+    /// new one takes the number after it, so such a listing names every segment before the
+    /// last: opening a chat, its history and the chat list share one listing a process.
+    func kept(_ chat: ChatID, endingAt last: Int) -> [Int]? {
+        walked[chat].flatMap { $0.last == last ? $0 : nil }
+    }
+
+    /// Keeps the listing a walk back through `chat` used, for the walks that follow.
+    func keep(_ listing: [Int], of chat: ChatID) { walked[chat] = listing }
+
     /// The sizes of an empty segment: as draftline writes one (a repair's), and as
     /// Foundation's encoder and plistlib write an empty array (42 bytes: a header, one
     /// object, one offset and the trailer). A regular file of either size holds no message
@@ -71,18 +84,29 @@ final class SegmentIndex {
     /// next whole read of the chat (a count, an export) sets it aside.
     struct Earlier {
         let index: SegmentIndex
+        let chat: ChatID
         let directory: Directory
         private var listing: [Int]?
+        /// Whether the index keeps `listing` for the next walk.
+        private var kept = false
 
-        init(index: SegmentIndex, directory: Directory) {
+        init(index: SegmentIndex, chat: ChatID, directory: Directory) {
             self.index = index
+            self.chat = chat
             self.directory = directory
         }
 
         /// The chat's last segment (``SegmentIndex/lastSegment(of:in:)``); a listing made to
-        /// find it is the one the walk back uses: a chat's directory is listed once an open.
-        mutating func lastSegment(of chat: ChatID) throws(FileError) -> Int? {
-            try index.lastSegment(of: chat, in: directory, listed: &listing)
+        /// find it is the one the walk back uses, and the one the walks that follow use
+        /// while the last segment stays (``SegmentIndex/kept(_:endingAt:)``): a chat's
+        /// directory is listed once a process, however often it is opened or listed.
+        mutating func lastSegment() throws(FileError) -> Int? {
+            let last = try index.lastSegment(of: chat, in: directory, listed: &listing)
+            if listing == nil, let last, let walked = index.kept(chat, endingAt: last) {
+                listing = walked
+                kept = true
+            }
+            return last
         }
 
         /// The segment before `number` that exists and is not of an empty one's size; `nil`
@@ -103,6 +127,8 @@ final class SegmentIndex {
             if listing == nil, try directory.exists(SegmentIndex.name(number - 1)) { return number - 1 }
             if listing == nil { listing = try index.segments(in: directory) }
             guard let numbers = listing else { return nil }
+            if !kept { index.keep(numbers, of: chat) }
+            kept = true
             // The last number below `number`, by halves (the listing is sorted).
             var low = 0
             var high = numbers.count
