@@ -36,8 +36,7 @@ public enum FuzzProperties {
         }
         let prefill = TextDraft(text: "ab", cursor: 1)
         let events = PipedLine.events(for: text, prefill: prefill)
-        let keys = text.unicodeScalars.filter { [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x15, 0x18].contains($0.value) }
-            .count
+        let keys = text.unicodeScalars.filter { PipedLine.keyBytes.contains($0.value) }.count
         if keys == 0 {
             let expected = "a" + text + "b"
             guard events == [.line(expected)] else {
@@ -47,7 +46,7 @@ public enum FuzzProperties {
         }
         if events.count > keys + 1 { return "\(keys) keys made \(events.count) events" }
         // A line that ends with a key ends there (no Enter): only such a line makes no event.
-        let editingKeys: Set<UInt32> = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x15]
+        let editingKeys = PipedLine.keyBytes.subtracting([0x18])
         let endsWithKey = text.unicodeScalars.last.map { editingKeys.contains($0.value) } ?? false
         if events.isEmpty && !endsWithKey && !text.unicodeScalars.contains("\u{18}") {
             return "a line that does not end with a key made no event"

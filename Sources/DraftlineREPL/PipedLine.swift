@@ -11,12 +11,14 @@ import DraftKit
 ///   or `/` leaves with the line as the draft (after `^X o` the rest is the name to
 ///   open; after `^X /`, the command); Ctrl-C (0x03) abandons the line; Ctrl-D (0x04) on
 ///   an empty line asks to quit, and elsewhere deletes the character under the cursor;
-///   Ctrl-U (0x15) empties the line; Ctrl-A, Ctrl-E, Ctrl-B and Ctrl-F (0x01, 0x05, 0x02,
-///   0x06) move the cursor to the start, to the end, back and forward. After a leave
-///   key, Ctrl-C or Ctrl-D, typing goes on in a fresh line.
+///   Ctrl-U (0x15) empties the line; Backspace (0x7F, or 0x08) deletes the character
+///   before the cursor, Ctrl-K (0x0B) the rest of the line; Ctrl-A, Ctrl-E, Ctrl-B and
+///   Ctrl-F (0x01, 0x05, 0x02, 0x06) move the cursor to the start, to the end, back and
+///   forward. After a leave key, Ctrl-C or Ctrl-D, typing goes on in a fresh line.
 /// - A line that ends with a key ends there: its newline is not Enter. After an editing
-///   key (Ctrl-U, Ctrl-A, Ctrl-E, Ctrl-B, Ctrl-F, a Ctrl-D that deleted) the edit line is
-///   still being typed, as on a terminal before Enter: the next piped line goes on in it.
+///   key (Ctrl-U, Backspace, Ctrl-K, Ctrl-A, Ctrl-E, Ctrl-B, Ctrl-F, a Ctrl-D that deleted)
+///   the edit line is still being typed, as on a terminal before Enter: the next piped line
+///   goes on in it.
 ///
 /// - `ESC [ 200 ~` … `ESC [ 201 ~` is a paste, as on a terminal: its text is inserted at
 ///   the cursor, line breaks (CR, CR LF) and control bytes included, never typed as keys.
@@ -26,6 +28,9 @@ import DraftKit
 ///
 /// The pipe loop keeps one `PipedLine` for the whole input: it holds that unfinished line.
 public struct PipedLine {
+    /// The bytes a piped line takes as keys, outside a paste; every other byte is text.
+    public static let keyBytes: Set<UInt32> = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x08, 0x0B, 0x15, 0x18, 0x7F]
+
     /// The edit line an editing key left at the end of the last piped line, still being
     /// typed; `nil` when the next line starts fresh, from the pre-fill.
     public var unfinished: TextDraft? { unfinishedLine?.draft }
@@ -54,10 +59,12 @@ public struct PipedLine {
             cursor += text.count
         }
 
-        mutating func deleteForward() {
-            guard cursor < scalars.count else { return }
-            scalars.remove(at: cursor)
-            pasted.replace(cursor..<(cursor + 1), count: 0, pasted: false)
+        /// Deletes the characters from the cursor up to `end` (the line's end at most).
+        mutating func deleteForward(to end: Int? = nil) {
+            let end = min(end ?? cursor + 1, scalars.count)
+            guard cursor < end else { return }
+            scalars.removeSubrange(cursor..<end)
+            pasted.replace(cursor..<end, count: 0, pasted: false)
         }
     }
 
@@ -125,6 +132,17 @@ public struct PipedLine {
                 }
             case "\u{15}":
                 edit(Working(TextDraft(text: "")))
+            case "\u{7F}", "\u{8}":
+                var now = current()
+                if now.cursor > 0 {
+                    now.cursor -= 1
+                    now.deleteForward()
+                }
+                edit(now)
+            case "\u{B}":
+                var now = current()
+                now.deleteForward(to: now.scalars.count)
+                edit(now)
             case "\u{1}", "\u{5}", "\u{2}", "\u{6}":
                 var now = current()
                 switch scalar {

@@ -56,6 +56,20 @@ struct PipedKeyTests {
         #expect(PipedLine.events(for: "\u{4}", prefill: draft) == [])
     }
 
+    /// Backspace (0x7F, and 0x08 as `^H`) and Ctrl-K as on a terminal: an editing key,
+    /// so a line ending with one goes on in the next piped line; at the line's start
+    /// Backspace does nothing (never a quit, as Ctrl-D would be).
+    @Test func backspaceAndCtrlKDeleteAsOnATerminal() {
+        #expect(PipedLine.events(for: "\u{7F}!", prefill: draft) == [.line("d!aft")])
+        #expect(PipedLine.events(for: "\u{8}\u{8}\u{8}!", prefill: draft) == [.line("!aft")])
+        #expect(PipedLine.events(for: "\u{B}!", prefill: draft) == [.line("dr!")])
+        #expect(PipedLine.events(for: "\u{1}\u{B}", prefill: draft) == [])
+        #expect(PipedLine.events(for: "\u{7F}", prefill: nil) == [])
+        var piped = PipedLine()
+        piped.play("ab\u{7F}", prefill: { nil }) { _ in Issue.record("a line ending with Backspace is not Enter") }
+        #expect(piped.unfinished == TextDraft(text: "a", cursor: 1))
+    }
+
     @Test func theCommandKeyLeavesAndTheRestIsTheCommand() {
         #expect(
             PipedLine.events(for: "!\u{18}/drafts", prefill: draft) == [

@@ -379,7 +379,7 @@ struct OriginalLogTests {
             })
         // And through the binary, into the file.
         let result = try fixture.runPiped(
-            "/open alice\nred \u{1B}[31m\u{7F}\u{18}p\n/back\n",
+            "/open alice\nred \u{1B}[31m\u{1B}[200~\u{7F}\u{1B}[201~\u{18}p\n/back\n",
             arguments: ["--data-dir", fixture.dataDirectory, "--trace-file", trace, "--trace-format", "debuglog"])
         #expect(result.status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: trace))

@@ -21,7 +21,8 @@ struct TerminalSafetyTests {
         Array("apc \u{1B}_payload\u{1B}\\".utf8), Array("c1 \u{9B}31m red".utf8),
         [0x72, 0x61, 0x77, 0x20, 0x9B, 0x33, 0x31, 0x6D],
         Array("bidi \u{202E}txt.exe".utf8), [0x62, 0x61, 0x64, 0x20, 0xFF, 0xFE, 0x20, 0x75, 0x74, 0x66],
-        Array("bell \u{07} del \u{7F} nul".utf8), Array("ok 你好 👩‍👩‍👧 🇯🇵".utf8),
+        // (DEL outside a paste is Backspace on a pipe, as on a terminal.)
+        Array("bell \u{07} del \u{1B}[200~\u{7F}\u{1B}[201~ nul".utf8), Array("ok 你好 👩‍👩‍👧 🇯🇵".utf8),
     ]
 
     /// The characters a terminal would act on, in what draftline wrote; CR is the

@@ -63,10 +63,10 @@ final class PipeSide: Side {
         case .type(let text): return text
         case .paste(let text):
             return "\u{1B}[200~" + text.replacingOccurrences(of: "\n", with: "\r") + "\u{1B}[201~"
-        case .backspace(let count): return String(repeating: "\u{2}\u{4}", count: min(count, line.cursor))
+        case .backspace(let count): return String(repeating: "\u{7F}", count: count)
         case .deleteUnder: return line.cursor < line.count ? "\u{4}" : ""
         case .killLine: return "\u{15}"
-        case .killToEnd: return String(repeating: "\u{4}", count: line.count - line.cursor)
+        case .killToEnd: return "\u{0B}"
         case .home: return "\u{1}"
         case .end: return "\u{5}"
         case .left: return "\u{2}"
@@ -115,7 +115,7 @@ final class PipeSide: Side {
         if Self.trace { ConservationDriver.log?.write(Data("pipe \(bytes.debugDescription) on \(model.line)\n".utf8)) }
         try process.write(bytes)
         if let last = bytes.unicodeScalars.last {
-            afterEditingKey = [0x01, 0x02, 0x04, 0x05, 0x06, 0x15].contains(last.value)
+            afterEditingKey = [0x01, 0x02, 0x04, 0x05, 0x06, 0x08, 0x0B, 0x15, 0x7F].contains(last.value)
         }
         guard let end = bytes.firstIndex(of: "\n") else {
             lineBytes += bytes.utf8.count
