@@ -54,7 +54,8 @@ struct ConservationTests {
         #expect(stored.isEmpty, "\(stored)")
         #expect(driver.disagreements.isEmpty, "\(driver.disagreements.count) disagreements with the model")
         var expected = [
-            "type", "paste", "paste-slash", "paste-early-end", "arrival", "Backspace", "Up", "Up-Down", "Down", "Enter",
+            "type", "paste", "paste-slash", "paste-early-end", "paste-paste", "arrival", "Backspace", "Up", "Up-Down",
+            "Down", "Enter",
             "Enter-again", "edit-typed-part", "command-into-line", "^Xp", "^Xb", "^Xo", "^X/", "Ctrl-C", "Ctrl-D",
             "name", "bad-name", "empty-name", "Ctrl-C-at-name", "prompt-command", "Ctrl-C-at-command",
             "^Xb-at-command", "fresh-command", "Ctrl-L",

@@ -254,8 +254,12 @@ public struct ReferenceModel: Sendable {
             // `ESC[201~` are text.
             // A paste over 64 KiB is refused whole, never cut (the text was never in the line;
             // provenance's answer to D11, by "the paste ends at 64 KiB").
+            // An end marker right before a start marker is two pastes, back to back: each
+            // is inserted, the markers are not text.
             precondition(!commandMode, "pasting in vi's command mode")
-            if text.utf8.count <= Self.lineLimit { line.insert(text, origin: .pasted) }
+            for piece in text.split(separator: "\u{1B}[201~\u{1B}[200~") where piece.utf8.count <= Self.lineLimit {
+                line.insert(String(piece), origin: .pasted)
+            }
         case .backspace(let count):
             for _ in 0..<count { line.deleteBefore() }
         case .deleteUnder:
