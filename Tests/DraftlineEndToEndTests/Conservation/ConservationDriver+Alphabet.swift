@@ -116,7 +116,7 @@ extension ConservationDriver {
         if roll >= 15 && roll < 25 {
             return try play("paste-early-end", [.paste(token() + "\u{1B}[201~\n" + text)])
         }
-        if roll >= 25 && roll < 31 {
+        if roll >= 25 && roll < 40 {
             // Two pastes back to back, in one burst: an end marker right before a start.
             return try play("paste-paste", [.paste(text + "\u{1B}[201~\u{1B}[200~" + token())])
         }
