@@ -14,7 +14,9 @@ import DraftKit
 /// the same whatever a pipe's line starts with), then Ctrl-B for each place the cursor
 /// stood back from the end. Pasted text is written between `ESC [ 200 ~` and `ESC [ 201 ~`,
 /// a line break in it as CR (a pipe's line ends at LF); then the key that ended the read:
-/// `^X` and its letter, Ctrl-C or Ctrl-D, or the newline for Enter.
+/// `^X` and its letter, Ctrl-C or Ctrl-D, or the newline for Enter. A line a pipe could not
+/// read (over 64 KiB: a draft grown by two pastes) is written in pieces (``Pieces``), and a
+/// check whose text would make it one leaves the text out (``piped(_:undoEntries:)``).
 public struct ScriptRecorder: Sendable {
     /// The script so far, one line each.
     public private(set) var lines: [String] = []
@@ -48,21 +50,23 @@ public struct ScriptRecorder: Sendable {
                 for: event, origin: origin, prefill: afterError || recalledOver ? nil : prefill,
                 whole: afterError || recalledOver)
         else { return }
-        let setAside = replaced.map { Self.typed($0, .typed, from: TextDraft(text: ""), whole: true) + "\u{3}" }
+        let setAside = replaced.flatMap {
+            Self.typed($0, .typed, from: TextDraft(text: ""), whole: true).ended(with: "\u{3}")
+        }
         // Before a recalled line entered; after a recalled line abandoned (Ctrl-C), since the
         // terminal puts the user's own text on top there.
         if recalledOver, case .line = event { lines += setAside }
         if let kept, case .line(let command) = event {
-            lines.append(
-                Self.typed(
-                    kept, .typed, from: afterError ? TextDraft(text: "") : prefill ?? TextDraft(text: ""),
-                    whole: afterError) + "\u{18}/")
+            lines += Self.typed(
+                kept, .typed, from: afterError ? TextDraft(text: "") : prefill ?? TextDraft(text: ""),
+                whole: afterError
+            ).ended(with: "\u{18}/")
             lines.append(command)
             // A command that fails at that prompt asks again there: an empty line ends it,
             // the draft kept, as the terminal's read ended.
             if reports.contains(where: { $0.error != nil }) { lines.append("") }
         } else {
-            lines.append(keys)
+            lines += keys
         }
         if recalledOver, case .interrupt = event { lines += setAside }
         afterError = reports.contains { $0.error != nil }
@@ -116,40 +120,41 @@ public struct ScriptRecorder: Sendable {
         }
     }
 
-    /// The piped line that makes `event` from a line pre-filled with `prefill`; `nil` for
-    /// the end of input, which a terminal does not give. `whole` writes the line whole
-    /// even when it only adds to the pre-fill.
-    static func keys(for event: InputEvent, origin: LineOrigin, prefill: TextDraft?, whole: Bool = false) -> String? {
+    /// The piped lines that make `event` from a line pre-filled with `prefill` (one, unless
+    /// the line is too long for one); `nil` for the end of input, which a terminal does not
+    /// give. `whole` writes the line whole even when it only adds to the pre-fill.
+    static func keys(for event: InputEvent, origin: LineOrigin, prefill: TextDraft?, whole: Bool = false) -> [String]? {
         let start = prefill ?? TextDraft(text: "")
         switch event {
         case .line(let text):
             let line = TextDraft(text: text, cursor: text.unicodeScalars.count)
             return typed(line, origin, from: start, whole: whole, ended: true)
         case .leave(let key, let line):
-            return typed(line, origin, from: start, whole: whole) + "\u{18}" + String(key.suffix)
+            return typed(line, origin, from: start, whole: whole).ended(with: "\u{18}" + String(key.suffix))
         case .interrupt(let line):
-            return typed(line, origin, from: start, whole: whole) + "\u{3}"
+            return typed(line, origin, from: start, whole: whole).ended(with: "\u{3}")
         case .quitRequest(let afterKeys):
             // Ctrl-D quits only on an empty line: Ctrl-U first when the line had text, or
             // when other keys came first.
-            return (afterKeys || !start.text.isEmpty ? "\u{15}" : "") + "\u{4}"
+            return [(afterKeys || !start.text.isEmpty ? "\u{15}" : "") + "\u{4}"]
         case .endOfInput:
             return nil
         }
     }
 
-    /// The keys that turn `start` into `line`, its pastes as pastes, the cursor where it was.
+    /// The keys that turn `start` into `line`, its pastes as pastes, the cursor where it was:
+    /// the piped lines, the last one open for the key that ends the read.
     private static func typed(
         _ line: TextDraft, _ origin: LineOrigin, from start: TextDraft, whole: Bool, ended: Bool = false
-    ) -> String {
+    ) -> [String] {
         let scalars = Array(line.text.unicodeScalars)
         let prefix = Array(start.text.unicodeScalars)
         // An emptied line before a key: the pipe's line may hold text the terminal's did not
         // show (a held line brought back), so it is emptied too.
-        if whole && scalars.isEmpty && !ended { return "\u{15}" }
+        if whole && scalars.isEmpty && !ended { return ["\u{15}"] }
         // Enter on the line as it started: the cursor does not matter.
         if line.text == start.text && (line.cursor == start.cursor || ended) && origin.pasted.isEmpty {
-            return ""
+            return [""]
         }
         // A control character outside a paste would be a key on a pipe.
         func isKey(at index: Int) -> Bool {
@@ -162,21 +167,73 @@ public struct ScriptRecorder: Sendable {
             && origin.pasted.allSatisfy { $0.lowerBound >= prefix.count }
             && !scalars.indices.dropFirst(prefix.count).contains(where: isKey)
         let cursorKeys = String(repeating: "\u{2}", count: max(0, scalars.count - line.cursor))
+        var keys = Pieces()
         guard extends || !typedKeys else {
             // A line break or control character not typed as a key (a restored paste):
             // the whole line as one paste, onto the emptied line, which is as typing it.
-            return "\u{15}\u{1B}[200~" + line.text.replacingLineFeeds() + "\u{1B}[201~" + cursorKeys
+            keys.key("\u{15}")
+            keys.text(scalars[...], pasted: true)
+            keys.key(cursorKeys)
+            return keys.lines
         }
-        var keys = extends ? "" : "\u{15}"
+        if !extends { keys.key("\u{15}") }
         var index = extends ? prefix.count : 0
         for range in origin.pasted.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.lowerBound >= index {
-            keys += String(String.UnicodeScalarView(scalars[index..<range.lowerBound]))
-            let pasted = String(String.UnicodeScalarView(scalars[range])).replacingLineFeeds()
-            keys += "\u{1B}[200~" + pasted + "\u{1B}[201~"
+            keys.text(scalars[index..<range.lowerBound], pasted: false)
+            keys.text(scalars[range], pasted: true)
             index = range.upperBound
         }
-        keys += String(String.UnicodeScalarView(scalars[index...]))
-        return keys + cursorKeys
+        keys.text(scalars[index...], pasted: false)
+        keys.key(cursorKeys)
+        return keys.lines
+    }
+
+    /// Piped lines being written, keys and text, cut where a line would grow past what a
+    /// pipe reads (``Session/maximumLineBytes``) and before a second paste (a pipe's line is
+    /// one burst, whose last `ESC [ 201 ~` ends its paste): a cut line ends with Ctrl-B and
+    /// Ctrl-F, editing keys that leave the cursor where it was (after text, so never at the
+    /// line's start), and the next piped line goes on in the same edit line. A paste cut
+    /// in two is two pastes, each into text already there but for the first.
+    struct Pieces {
+        /// The most bytes a piece holds before the key that ends the read.
+        static let most = Session.maximumLineBytes / 2
+        private(set) var lines = [""]
+        /// Whether the last line holds a paste.
+        private var pasteInLine = false
+
+        mutating func key(_ keys: String) { lines[lines.count - 1] += keys }
+
+        /// Text typed (each line feed a carriage return when pasted, as a pipe's line ends at a
+        /// line feed), or pasted between `ESC [ 200 ~` and `ESC [ 201 ~`.
+        mutating func text(_ scalars: ArraySlice<Unicode.Scalar>, pasted: Bool) {
+            let markers = pasted ? 12 : 0
+            var rest = scalars
+            if pasted && pasteInLine && !scalars.isEmpty { cut() }
+            while true {
+                var bytes = lines[lines.count - 1].utf8.count + markers
+                let piece = rest.prefix { scalar in
+                    bytes += UTF8.width(scalar)
+                    return bytes <= Self.most
+                }
+                rest = rest.dropFirst(piece.count)
+                let text = String(String.UnicodeScalarView(piece.map { pasted && $0 == "\n" ? "\r" : $0 }))
+                if !pasted {
+                    key(text)
+                } else if !piece.isEmpty || scalars.isEmpty {
+                    key("\u{1B}[200~" + text + "\u{1B}[201~")
+                    pasteInLine = pasteInLine || !piece.isEmpty
+                }
+                if rest.isEmpty { return }
+                cut()
+            }
+        }
+
+        /// Ends the line with the keys that go on in the next one.
+        private mutating func cut() {
+            key("\u{2}\u{6}")
+            lines.append("")
+            pasteInLine = false
+        }
     }
 
     /// What the user saw after the event, as expectations: the error it got (first, right
@@ -220,14 +277,27 @@ public struct ScriptRecorder: Sendable {
             return .draft(key, text: text?.text, cursor: text?.cursor, media: drafts.attachments(for: key).count)
         }
         let now = session.screenName
-        return errors + stated + (setAside.map { [$0] } ?? []) + checks + (now == screen ? [] : [.screen(now)])
+        return (errors + stated + (setAside.map { [$0] } ?? []) + checks + (now == screen ? [] : [.screen(now)]))
+            .map { piped($0, undoEntries: session.rules.undoStack.count) }
+    }
+
+    /// The check as a pipe can read it: one whose text makes its line too long to read (a
+    /// draft over 64 KiB) leaves the text out, and the undo stack's top is then checked by
+    /// the stack's size.
+    static func piped(_ check: Expectation, undoEntries: Int) -> Expectation {
+        guard check.command.utf8.count > Session.maximumLineBytes else { return check }
+        switch check {
+        case .draft(let key, _, let cursor, let media): return .draft(key, text: nil, cursor: cursor, media: media)
+        case .message(let place, _, let sender, let type): return .message(place, text: nil, sender: sender, type: type)
+        case .undoTop: return .undo(undoEntries)
+        default: return check
+        }
     }
 }
 
-extension String {
-    /// The text with each line feed a carriage return: a paste's line break in a piped
-    /// line, which ends at a line feed.
-    fileprivate func replacingLineFeeds() -> String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\n" ? "\r" : $0 }))
+extension [String] {
+    /// The piped lines with `key` ending the last: the key that ends the read.
+    fileprivate func ended(with key: String) -> [String] {
+        dropLast() + [(last ?? "") + key]
     }
 }

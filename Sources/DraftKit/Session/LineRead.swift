@@ -147,6 +147,14 @@ struct LineRead {
         return CommandInDraft.typedInto(text, given: baseline, pasted: pasted)
     }
 
+    /// Whether the line is a command typed into the baseline that is itself within
+    /// ``Session/maximumLineBytes``: a command is judged by its own length, not the line's,
+    /// so one typed into a draft over 64 KiB runs and the draft stays as it is.
+    var typedCommandFits: Bool {
+        guard case .command(let command)? = typed else { return false }
+        return command.utf8.count <= Session.maximumLineBytes
+    }
+
     /// The baseline that `kept`, kept as the target's draft, is still judged against: this
     /// read's, when a `/` was typed into it there (a command attempt, or a `//`), so that
     /// the draft brought back means what the line meant now and an attempt is never sent

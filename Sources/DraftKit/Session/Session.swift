@@ -172,9 +172,10 @@ public final class Session {
             outcome = Outcome(interrupt(&read))
         case .leave(let key, _):
             outcome = Outcome(leave(with: key, &read))
-        case .line(let text) where text.utf8.count > Self.maximumLineBytes:
+        case .line(let text) where text.utf8.count > Self.maximumLineBytes && !read.typedCommandFits:
             // Too long to take: nothing is sent and the baseline stays; the line, never
             // destroyed, goes on the undo stack whole (the error line says so), to shorten.
+            // (A command typed into the baseline is judged by its own length: it runs.)
             let origin: DraftRules.Lost.Origin = read.target.map { .draft($0.draftKey) } ?? .line
             setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
             read.traced += setAside(read.line, from: origin, .lineTooLong, &read)
