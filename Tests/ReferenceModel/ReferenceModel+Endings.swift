@@ -15,7 +15,17 @@ extension ReferenceModel {
         guard !entered.isEmpty else { return .empty }
         // SPEC §1a "a paste is text": "A line that cannot be entered (over 64 KiB) is never
         // destroyed" (whatever it holds).
-        if entered.text.utf8.count > Self.lineLimit { return .refused }
+        // README "Enter on a line over 64 KiB": a command typed into a draft over 64 KiB
+        // counts by its own length: it runs, the draft stays.
+        if entered.text.utf8.count > Self.lineLimit {
+            if !recalled, !draftDisplaced, !baseline.isEmpty, let places = entered.insertion(into: baseline.text),
+                let typed = places.first(where: { $0.first == .typed && Self.isCommand($0.text) }),
+                typed.text.utf8.count <= Self.lineLimit
+            {
+                return .command(typed.text)
+            }
+            return .refused
+        }
         // SPEC §1a "a command typed into a restored draft", "a / typed onto a restored draft"
         // and "the line's baseline": the line is judged against the draft as restored, not
         // against what the last read was given. A recalled line, or a line /undo filled
