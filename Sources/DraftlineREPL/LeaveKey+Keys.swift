@@ -24,7 +24,7 @@ extension LeaveKey {
     public var help: String {
         switch self {
         case .profile: return "leave for the profile; the edit line is the draft"
-        case .back: return "go back; the edit line is the draft"
+        case .back: return "back one screen (home from the first chat); the edit line is the draft"
         case .open: return "open another chat; the edit line is the draft"
         case .command: return "a command on its own prompt; the draft stays"
         }
