@@ -104,4 +104,43 @@ extension RecordTests {
         // check right after the line fails.
         try expectReplay(script, change: ("Y\u{18}b\n", "\u{18}b\n"), failsAt: kept + 2)
     }
+
+    @Test func aLineOverTheLimitSetAsideByEnterReplays() throws {
+        let script = try record("long-entered") { terminal in
+            try typeLongLine(terminal)
+            try terminal.send("\r")
+            try terminal.waitFor("and the limit is 64 KiB", timeout: 60)
+            try terminal.waitForPrompt("alice> ", timeout: 60)
+            try terminal.send("/undo\r")
+            try terminal.waitFor("is back", timeout: 60)
+            try terminal.waitForPrompt("alice> ", timeout: 60)
+            try typeIntoLongDraft(terminal)
+        }
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        expectPipeable(lines)
+        // The line in four pieces, the last ended by Enter; refused on the pipe too.
+        let entered = try #require(lines.firstIndex { $0.hasSuffix("\u{1B}[201~Y") })
+        #expect(entered == 5, "\(lines.map { $0.prefix(40) })")
+        #expect(
+            Array(lines[(entered + 1)...]) == [
+                "/expect error line-too-long",
+                "/expect no-draft privateMessage_alice",
+                "\u{15}/undo",  // written whole after an error
+                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
+                "/profile",
+                "/expect screen profile alice",
+                "/back",
+                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
+                "/expect screen alice",
+                "\u{18}b",
+                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
+                "/expect screen home",
+                "/quit",
+                "",
+            ], "\(lines.map { $0.prefix(60) })")
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        // One step changed (a piece of the line left out, under the limit now): it is sent,
+        // and the error's check right after it fails.
+        try expectReplay(script, change: (lines[entered - 1] + "\n", ""), failsAt: entered + 1)
+    }
 }

@@ -96,6 +96,11 @@ struct ReferenceModelTests {
         #expect(model.line.text == "draft four")
         let refused = Self.play(Self.restored + [.paste(big + big)], pipe: pipe)
         #expect(refused.line.text == "draft four")
+        // A command typed into a draft over 64 KiB is judged by its own length: it runs, and
+        // the draft stays as it was.
+        let kept = Self.restored + [.paste(big), .paste(big), .leave(.back), .type("/open alice"), .enter]
+        let typedInto = Self.play(kept + [.type("/drafts"), .enter], pipe: pipe)
+        #expect(typedInto.undo.isEmpty && typedInto.line.text == "draft four" + big + big)
     }
 
     /// Issue 28 item 8: Ctrl-C during ^R settles the user's own text as the top entry.
