@@ -38,7 +38,15 @@ public struct ScriptResults: Sendable {
     /// failed check (that check says it).
     public private(set) var stoppedAt: LineError?
     /// Whether the run was stopped (`--strict`).
-    public private(set) var stopped = false
+    public var stopped: Bool { stopLine != nil }
+    /// The line `--strict` stopped the run at.
+    public private(set) var stopLine: Int?
+    /// The checks of the lines after the stop, which did not run: each line's number and
+    /// what it states (the line itself when it is no well-formed check).
+    public private(set) var notRun: [(line: Int, statement: String)] = []
+    /// Whether input after the stop was left unread (more of it had not come yet): the
+    /// checks there are not listed.
+    public private(set) var unreadAfterStop = false
     /// Whether a message could not be stored.
     public private(set) var notStored = false
 
@@ -83,9 +91,24 @@ public struct ScriptResults: Sendable {
     /// The run stopped at `line` (`--strict`): its last error, unless a failed check of
     /// that line says why.
     public mutating func stop(at line: Int) {
-        stopped = true
+        stopLine = line
         guard !checks.contains(where: { $0.line == line && !$0.held }) else { return }
         stoppedAt = errors.last { $0.line == line } ?? LineError(line: line, message: "the run stopped here")
+    }
+
+    /// A line after the stop, read but not run: a check there is listed as not run.
+    public mutating func notRun(_ text: String, line: Int) {
+        guard text.hasPrefix("/expect ") || text == "/expect" else { return }
+        let expectation = try? Expectation(parsing: String(text.dropFirst("/expect".count)))
+        notRun.append((line, expectation.map(Presenter.statement(of:)) ?? text))
+    }
+
+    /// Input after the stop was not all there to read: what it held is not listed.
+    public mutating func leftUnread() { unreadAfterStop = true }
+
+    /// Why a check did not run.
+    var notRunReason: String {
+        "not run: --strict stopped at line \(stopLine ?? 0)"
     }
 
     /// One thing a report lists, in the order of the lines.
@@ -93,11 +116,13 @@ public struct ScriptResults: Sendable {
         case check(Check)
         case error(LineError)
         case stop(LineError)
+        case notRun(line: Int, statement: String)
 
         var line: Int {
             switch self {
             case .check(let check): return check.line
             case .error(let error), .stop(let error): return error.line
+            case .notRun(let line, _): return line
             }
         }
     }
@@ -105,7 +130,7 @@ public struct ScriptResults: Sendable {
     private var items: [Item] {
         let all =
             checks.map(Item.check) + errors.filter { $0 != stoppedAt }.map(Item.error)
-            + (stoppedAt.map { [Item.stop($0)] } ?? [])
+            + (stoppedAt.map { [Item.stop($0)] } ?? []) + notRun.map(Item.notRun)
         // Stable: within a line, checks, then errors, then the stop.
         return all.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
@@ -115,7 +140,8 @@ public struct ScriptResults: Sendable {
     /// The results as TAP (the Test Anything Protocol, version 13, which version 14
     /// readers take too): one test point per check (and one for the line `--strict`
     /// stopped at), named `line N: ...`, a failure's message and what was found in a YAML
-    /// block; the other lines' errors as comments; the plan last.
+    /// block; the checks after a stop as skipped (`# SKIP not run: ...`); the other lines'
+    /// errors as comments; the plan last.
     public func tap() -> String {
         var lines = ["TAP version 13"]
         var number = 0
@@ -136,7 +162,14 @@ public struct ScriptResults: Sendable {
                 lines.append(
                     "not ok \(number) - " + Self.tapDescription("line \(error.line): stopped the run (--strict)"))
                 lines += Self.yaml([("message", error.message)], line: error.line)
+            case .notRun(let line, let statement):
+                number += 1
+                lines.append(
+                    "ok \(number) - " + Self.tapDescription("line \(line): " + statement) + " # SKIP \(notRunReason)")
             }
+        }
+        if unreadAfterStop {
+            lines.append("# the input after the stop was not all there to read: its checks are not listed")
         }
         lines.append("1..\(number)")
         return lines.joined(separator: "\n") + "\n"
@@ -167,18 +200,19 @@ public struct ScriptResults: Sendable {
     /// The results as JUnit XML, as CI servers read it: one `testsuite` named `suite`, one
     /// `testcase` per `/expect` named `line N: ...` (a failure's `failure` element carries its
     /// message and what was found), one with an `error` for the line `--strict` stopped at,
-    /// and the other lines' errors in the suite's `system-err`.
+    /// one `skipped` for each check after it, and the other lines' errors in the suite's
+    /// `system-err`.
     public func junit(suite: String, timestamp: Date) -> String {
         let failures = checks.count { !$0.held }
         let errorCount = stoppedAt == nil ? 0 : 1
-        let tests = checks.count + errorCount
+        let tests = checks.count + errorCount + notRun.count
         let stamp = ISO8601DateFormatter.string(
             from: timestamp, timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withInternetDateTime])
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errorCount)\""
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"draftline\" \(counts)>",
-            "  <testsuite name=\(Self.attribute(suite)) \(counts) skipped=\"0\" timestamp=\"\(stamp)\">",
+            "  <testsuite name=\(Self.attribute(suite)) \(counts) skipped=\"\(notRun.count)\" timestamp=\"\(stamp)\">",
         ]
         let classname = Self.attribute("draftline." + suite)
         var otherErrors: [String] = []
@@ -203,6 +237,11 @@ public struct ScriptResults: Sendable {
                 lines.append(
                     "      <error message=\(Self.attribute(error.message)) type=\"error\">"
                         + Self.text("line \(error.line): error: \(error.message)") + "</error>")
+                lines.append("    </testcase>")
+            case .notRun(let line, let statement):
+                let name = Self.attribute("line \(line): " + statement)
+                lines.append("    <testcase classname=\(classname) name=\(name)>")
+                lines.append("      <skipped message=\(Self.attribute(notRunReason))/>")
                 lines.append("    </testcase>")
             }
         }

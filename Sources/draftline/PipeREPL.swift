@@ -39,6 +39,8 @@ struct PipeREPL {
                 unchecked = nil
                 guard case .text(let text, _)? = next, Expectation.checksError(text) else {
                     stop(at: erred)
+                    if case .text(let text, _)? = next { results.notRun(text, line: number + 1) }
+                    number += 1
                     break
                 }
             }
@@ -99,6 +101,16 @@ struct PipeREPL {
                 if erred, unchecked == nil { unchecked = number }
             }
         }
+        // What a stop left unrun: the checks of the input already there are listed as not
+        // run (a writer that has not sent the rest is not waited for).
+        if results.stopped {
+            input.onlyWhatIsThere = true
+            while let line = input.next() {
+                number += 1
+                if case .text(let text, _) = line { results.notRun(text, line: number) }
+            }
+            if input.leftUnread { results.leftUnread() }
+        }
         let written = reports?.write(results, at: frontend.session.clock()) ?? true
         guard written else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
@@ -123,6 +135,10 @@ struct LineReader {
     private var start = 0
     private var atEnd = false
     private var skipped = 0
+    /// Whether a read waits for input: when set, input that is not there yet (a writer
+    /// that has not sent it, or not closed its end) ends the lines, and ``leftUnread`` says so.
+    var onlyWhatIsThere = false
+    private(set) var leftUnread = false
 
     init(descriptor: Int32, limit: Int) {
         self.descriptor = descriptor
@@ -157,6 +173,18 @@ struct LineReader {
             if buffer.count > limit {
                 skipped += buffer.count
                 buffer.removeAll(keepingCapacity: true)
+            }
+            if onlyWhatIsThere {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 0) == 1 else {
+                    // The line begun is not all there: it is not read either.
+                    leftUnread = true
+                    atEnd = true
+                    buffer.removeAll()
+                    start = 0
+                    skipped = 0
+                    continue
+                }
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -98,12 +98,14 @@ struct ScriptReportTests {
     }
 
     /// `--strict` decides only whether the run stops: the line it stopped at (an error of a
-    /// line that is no check) is a failed result of its own, and nothing after it runs.
+    /// line that is no check) is a failed result of its own, and nothing after it runs; the
+    /// checks after it are skipped results, so a report says what did not run (it listed
+    /// none).
     @Test func strictStopsAtTheFirstAndTheStopIsAFailedResult() throws {
         let tap = fixture.root + "/strict.tap"
         let junit = fixture.root + "/strict.xml"
         let result = try run(
-            ["/open alice", "/expect screen alice", "/nope", "/expect screen bob"],
+            ["/open alice", "/expect screen alice", "/nope", "/expect screen bob", "hello", "/expect drafts 0"],
             ["--strict", "--report", "tap", tap, "--report", "junit", junit])
         #expect(result.status == 1)
         #expect(result.error.hasSuffix("draftline: stopped at line 3 (--strict)\n"))
@@ -113,10 +115,17 @@ struct ScriptReportTests {
         #expect(
             text.contains(
                 "  message: \"unknown command '/nope': type /help for the list, or // to send a /\"\n  line: 3\n"))
-        #expect(!text.contains("screen is bob"))
-        #expect(try Self.tapParser(tap)["failed"] == "2")
+        #expect(
+            text.contains(
+                "ok 3 - line 4: screen is bob # SKIP not run: --strict stopped at line 3\n"
+                    + "ok 4 - line 6: 0 drafts in memory # SKIP not run: --strict stopped at line 3\n1..4\n"),
+            "\(text)")
+        let parsed = try Self.tapParser(tap)
+        #expect(parsed["failed"] == "2" && parsed["skipped"] == "3,4", "\(parsed)")
+        #expect(try fixture.messages(in: "alice").isEmpty, "nothing after the stop ran")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="strict" tests="2" failures="0" errors="1""#))
+        #expect(xml.contains(#"<testsuite name="strict" tests="4" failures="0" errors="1" skipped="2""#), "\(xml)")
+        #expect(xml.contains(#"<skipped message="not run: --strict stopped at line 3"/>"#))
         #expect(
             xml.contains(#"<error message="unknown command &apos;/nope&apos;"#)
                 || xml.contains("<error message=\"unknown command '/nope'"))
@@ -207,7 +216,8 @@ struct ScriptReportTests {
         var inYAML = false
         var lastWasTestPoint = false
         var plan: String?
-        let point = /^(ok|not ok) (\d+) - (.*)$/
+        // A test point, and a skipped one's directive (the one # not escaped).
+        let point = /^(ok|not ok) (\d+) - (.*?)(?: # SKIP \S.*)?$/
         for line in lines.dropFirst() {
             #expect(plan == nil, "nothing after the plan: \(line)")
             if inYAML {
@@ -261,6 +271,7 @@ struct ScriptReportTests {
             }
             $out{passed} = join(",", $p->passed);
             $out{failed} = join(",", $p->failed);
+            $out{skipped} = join(",", $p->skipped);
             $out{errors} = join(";", $p->parse_errors);
             print "$_\\t$out{$_}\\n" for sort keys %out;
             """
