@@ -41,6 +41,13 @@ extension RecordTests {
         try terminal.send("/quit\r")
     }
 
+    /// What ``typeIntoLongDraft(_:)`` records.
+    static let longDraftTyped = [
+        "/profile", "/expect screen profile alice", "/back",
+        "/expect draft privateMessage_alice cursor \(longCursor) media 0", "/expect screen alice", "\u{18}b",
+        "/expect draft privateMessage_alice cursor \(longCursor) media 0", "/expect screen home", "/quit", "",
+    ]
+
     /// The recording's lines, each of which a pipe reads (at most 64 KiB), and the checks
     /// of the long draft with no text.
     func expectPipeable(_ lines: [String]) {
@@ -89,17 +96,7 @@ extension RecordTests {
                 "/open alice",
                 "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
                 "/expect screen alice",
-                "/profile",
-                "/expect screen profile alice",
-                "/back",
-                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
-                "/expect screen alice",
-                "\u{18}b",
-                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
-                "/expect screen home",
-                "/quit",
-                "",
-            ], "\(lines.map { $0.prefix(60) })")
+            ] + Self.longDraftTyped, "\(lines.map { $0.prefix(60) })")
         // One step changed (the key typed after the second paste left out): the draft's
         // check right after the line fails.
         try expectReplay(script, change: ("Y\u{18}b\n", "\u{18}b\n"), failsAt: kept + 2)
@@ -127,17 +124,7 @@ extension RecordTests {
                 "/expect no-draft privateMessage_alice",
                 "\u{15}/undo",  // written whole after an error
                 "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
-                "/profile",
-                "/expect screen profile alice",
-                "/back",
-                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
-                "/expect screen alice",
-                "\u{18}b",
-                "/expect draft privateMessage_alice cursor \(Self.longCursor) media 0",
-                "/expect screen home",
-                "/quit",
-                "",
-            ], "\(lines.map { $0.prefix(60) })")
+            ] + Self.longDraftTyped, "\(lines.map { $0.prefix(60) })")
         #expect(try fixture.messages(in: "alice").isEmpty)
         // One step changed (a piece of the line left out, under the limit now): it is sent,
         // and the error's check right after it fails.
