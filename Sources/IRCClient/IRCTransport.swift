@@ -95,6 +95,30 @@ public final class IRCTransport: Transport {
         return result
     }
 
+    /// The draft's state for the other side (SPEC §6), from what the session reports became
+    /// of a chat's draft: kept by a leave (`paused`), gone (`done`). The client sends only
+    /// what ``TypingNotifier`` decides, and never any of the text. A send needs no `done`:
+    /// its message ends the typing for the receiver, as IRCv3's typing specification says.
+    public func follow(_ reports: [Report]) {
+        for case .draft(let event) in reports {
+            guard let key = event.key, let change = Self.change(for: event) else { continue }
+            client.note(change, in: key.target)
+        }
+    }
+
+    /// What a draft event did to its chat's input, for its typing state.
+    static func change(for event: DraftEvent) -> IRCClient.InputChange? {
+        switch event.cause {
+        case .left, .leftEmpty, .leftByCommand:
+            return .left(hasDraft: event.kind != .removed && !event.draft.isEmpty)
+        case .sending, .blankLine, .replacedBySend, .sendFailedAside, .interrupted, .discardCommand, .quitting:
+            return event.kind == .unchanged ? nil : .draftGone
+        case .attached, .detached, .entering, .sendFailed, .replacedByRecall, .keptOverRecall, .lineTooLong,
+            .nowhereToKeep, .undo:
+            return nil
+        }
+    }
+
     /// The client's other events since the last call, oldest first.
     public func takeEvents() -> [IRCClientEvent] {
         defer { events.removeAll() }

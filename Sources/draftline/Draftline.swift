@@ -189,13 +189,16 @@ enum Draftline {
         }
         // What opening the directory noticed (a directory of an older layout left where it was).
         console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
-        if let trace {
+        let feed = frontend.session.live.transport
+        // What the session reports of each chat's draft is its typing state on a chat server.
+        let network = feed as? IRCTransport
+        if trace != nil || network != nil {
             // The closure keeps the file open for as long as the front end lives.
             frontend.onReports = { [unowned session = frontend.session] reports in
-                trace.record(reports, session: session)
+                trace?.record(reports, session: session)
+                network?.follow(reports)
             }
         }
-        let feed = frontend.session.live.transport
         // The presence lock is held until the REPL ends; a chat server is told goodbye.
         defer {
             withExtendedLifetime(presence) {}
