@@ -77,6 +77,7 @@ extension PropertyListHistory {
                 lastMessage = try read(previous)?.last
                 number = previous
             }
+            if repair { segments.removeEmpty(passedBy: &earlier) }
             return Reading(ChatSummary(chatID: chat, lastMessage: lastMessage), warnings: warnings)
         } catch {
             return Reading(

@@ -17,6 +17,7 @@ extension PropertyListHistory {
                 number = previous
             }
         }
+        segments.removeEmpty(passedBy: &earlier)
         return Reading(result, warnings: warnings)
     }
 

@@ -81,7 +81,9 @@ final class SegmentIndex {
     /// times: 8 s); an empty segment costs its name and one `fstatat`, never an open and a
     /// read (4,000 of them made an open 2.8 times a normal one). A damaged file of an empty
     /// segment's size is passed over too (it shows no message, as its repair would): the
-    /// next whole read of the chat (a count, an export) sets it aside.
+    /// next whole read of the chat (a count, an export) sets it aside. The empty segments
+    /// passed over (``passed``) are removed where that is safe
+    /// (``SegmentStore/removeEmpty(passedBy:)``): the next walk does not pass them again.
     struct Earlier {
         let index: SegmentIndex
         let chat: ChatID
@@ -89,6 +91,10 @@ final class SegmentIndex {
         private var listing: [Int]?
         /// Whether the index keeps `listing` for the next walk.
         private var kept = false
+        /// The chat's last segment, once ``lastSegment()`` found it.
+        private(set) var last: Int?
+        /// The empty segments ``segment(before:)`` passed over, highest first.
+        private(set) var passed: [Int] = []
 
         init(index: SegmentIndex, chat: ChatID, directory: Directory) {
             self.index = index
@@ -101,12 +107,21 @@ final class SegmentIndex {
         /// while the last segment stays (``SegmentIndex/kept(_:endingAt:)``): a chat's
         /// directory is listed once a process, however often it is opened or listed.
         mutating func lastSegment() throws(FileError) -> Int? {
-            let last = try index.lastSegment(of: chat, in: directory, listed: &listing)
+            last = try index.lastSegment(of: chat, in: directory, listed: &listing)
             if listing == nil, let last, let walked = index.kept(chat, endingAt: last) {
                 listing = walked
                 kept = true
             }
             return last
+        }
+
+        /// The segments `removed` are gone (``SegmentStore/removeEmpty(passedBy:)``): the
+        /// listing, and the one the index keeps, no longer name them.
+        mutating func forget(_ removed: Set<Int>) {
+            passed.removeAll(where: removed.contains)
+            guard let numbers = listing else { return }
+            listing = numbers.filter { !removed.contains($0) }
+            if kept, let listing { index.keep(listing, of: chat) }
         }
 
         /// The segment before `number` that exists and is not of an empty one's size; `nil`
@@ -116,6 +131,7 @@ final class SegmentIndex {
             while let previous = try existing(before: number) {
                 guard let status = try directory.status(of: SegmentIndex.name(previous)) else { return previous }
                 if !status.isRegularFile || !SegmentIndex.emptySegmentSizes.contains(status.size) { return previous }
+                passed.append(previous)
                 number = previous
             }
             return nil

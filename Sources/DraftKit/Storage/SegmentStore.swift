@@ -98,6 +98,40 @@ final class SegmentStore {
         }
     }
 
+    /// Removes the empty segments a walk back passed over (``SegmentIndex/Earlier/passed``),
+    /// so the next walk does not pass them again: 4,000 empty segments in the gaps cost
+    /// every open 4,000 `fstatat` calls, and now cost the first one a removal each.
+    ///
+    /// Only when the lock is free at once (a read never waits for a repair) and the
+    /// directory can be written; a step that fails stops it, and costs the next walk the
+    /// probes (never an error of the read). Under the lock, each is removed only when it
+    /// reads as a segment holding no message, the last segment is still there above it, and
+    /// the number before it is no segment: a hint is right when its segment exists and the
+    /// next does not, so a removal must never leave a segment followed by a missing number
+    /// that was not so before (a hint there would send an append into an earlier segment).
+    /// Empty segments in the gaps go; a run of them just after a segment with messages
+    /// stays, and costs its probes. A file that does not read as an empty segment stays
+    /// too (a damaged one is set aside by the next whole read, as before).
+    func removeEmpty(passedBy earlier: inout SegmentIndex.Earlier) {
+        guard lock.readOnly == nil, let last = earlier.last, !earlier.passed.isEmpty else { return }
+        let directory = earlier.directory
+        var removed = Set<Int>()
+        _ = try? lock.withLockIfFree { () throws(FileError) in
+            guard try directory.exists(SegmentIndex.name(last)) else { return }
+            for number in earlier.passed.reversed() where number < last {
+                if number > 0, !removed.contains(number - 1), try directory.exists(SegmentIndex.name(number - 1)) {
+                    continue
+                }
+                let name = SegmentIndex.name(number)
+                guard let data = try Self.bytes(name, in: directory), SegmentCodec.decode(data)?.isEmpty == true
+                else { continue }
+                try directory.remove(name)
+                removed.insert(number)
+            }
+        }
+        if !removed.isEmpty { earlier.forget(removed) }
+    }
+
     /// Moves a damaged file aside under a dated name; the warning that says so.
     private func quarantine(_ name: String, of chat: ChatID, in directory: Directory) throws(FileError) -> StoreWarning
     {
