@@ -92,23 +92,16 @@ public struct Profile: Equatable, Sendable {
     /// from a comment thread, that thread's.
     public var waitingDrafts: [DraftKey]
 
-    /// The profile of `user` (called `name`), reached from `previous`; the store's
-    /// warnings are added to `warnings`.
+    /// The profile of `user` (called `name`, its private chat holding `messageCount`
+    /// messages), reached from `previous`.
     init(
-        of user: GlobalKey, name: String?, as identity: GlobalKey, history: any HistoryStore, drafts: DraftStore,
-        from previous: Screen?, warnings: inout [Report]
+        of user: GlobalKey, name: String?, messageCount: Result<Int, StoreError>, drafts: DraftStore,
+        from previous: Screen?
     ) {
         self.user = user
         self.name = name
-        let chat = InputTarget.privateChat(user)
-        do throws(StoreError) {
-            let reading = try history.messageCount(in: chat.chatID(as: identity))
-            warnings += reading.warnings.map { .warning(.store($0)) }
-            messageCount = .success(reading.value)
-        } catch {
-            messageCount = .failure(error)
-        }
-        var waiting = [chat.draftKey]
+        self.messageCount = messageCount
+        var waiting = [InputTarget.privateChat(user).draftKey]
         if case .chat(let thread)? = previous, case .comment = thread { waiting.append(thread.draftKey) }
         waitingDrafts = waiting.filter(drafts.hasDraft(for:))
     }

@@ -313,11 +313,18 @@ public final class Session {
             if !media.isEmpty { reports.append(.attachments(media)) }
             return reports
         case .profile(let user):
+            let name = displayName(of: user)
+            let count: Result<Int, StoreError>
+            do throws(StoreError) {
+                let reading = try history.messageCount(in: InputTarget.privateChat(user).chatID(as: identity))
+                note(reading.warnings)
+                count = .success(reading.value)
+            } catch {
+                count = .failure(error)
+            }
             return [
                 .profile(
-                    Profile(
-                        of: user, name: displayName(of: user), as: identity, history: history, drafts: drafts,
-                        from: navigator.previousScreen, warnings: &pendingReports))
+                    Profile(of: user, name: name, messageCount: count, drafts: drafts, from: navigator.previousScreen))
             ]
         }
     }
