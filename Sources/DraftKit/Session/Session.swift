@@ -61,15 +61,19 @@ public final class Session {
     /// undo stack itself. Always 0 when every rule holds: tests check it.
     public internal(set) var ledgerCatches = 0
 
-    /// The users one can chat with, loaded when first needed (not at start-up).
-    public private(set) lazy var contacts: ContactBook = {
+    /// The users one can chat with, loaded when first needed (not at start-up); what was
+    /// wrong with them is said at the end of the event that loaded them
+    /// (``takePendingReports()``).
+    public var contacts: ContactBook {
+        if let loadedContacts { return loadedContacts }
         var book = loadContacts()
         if identity != .me { book.add(Contact(key: .me, name: "me")) }
-        if let problem = book.problem { pendingReports.append(.warning(.contacts(problem))) }
-        if let problem = book.indexProblem { pendingReports.append(.warning(.contacts(problem))) }
-        if book.skipped > 0 { pendingReports.append(.warning(.contactsSkipped(book.skipped))) }
+        loadedContacts = book
         return book
-    }()
+    }
+    private var loadedContacts: ContactBook?
+    /// Whether the contacts' problems were said.
+    private var contactsProblemsSaid = false
     /// Where messages are kept.
     public let history: any HistoryStore
     /// Who the user is (`--as`): the sender of what they send, and one of the two people
@@ -81,7 +85,7 @@ public final class Session {
     private let loadContacts: () -> ContactBook
     let workingDirectory: String
     let home: String?
-    /// Warnings that arrived between reports, shown after the next one.
+    /// The store's warnings of this event's calls, shown after its reports.
     var pendingReports: [Report] = []
     /// A line a command gives the edit line (`/undo` of a line typed where no draft is
     /// kept), taken by the ledger when the event is over.
@@ -195,13 +199,22 @@ public final class Session {
 
     /// Keeps the store's warnings of a call this session made, to show after its report.
     func note(_ warnings: [StoreWarning]) {
-        pendingReports += warnings.map { .warning(.store($0)) }
+        pendingReports += contactsProblems() + warnings.map { .warning(.store($0)) }
     }
 
-    /// Warnings that arrived between reports.
+    /// The warnings of this event's calls, in the order they were made, the contacts' first
+    /// reading among them.
     func takePendingReports() -> [Report] {
         defer { pendingReports = [] }
-        return pendingReports
+        return pendingReports + contactsProblems()
+    }
+
+    /// What was wrong with the contacts, once they were read: once a session.
+    private func contactsProblems() -> [Report] {
+        guard !contactsProblemsSaid, let book = loadedContacts else { return [] }
+        contactsProblemsSaid = true
+        return [book.problem, book.indexProblem].compactMap { $0.map { .warning(.contacts($0)) } }
+            + (book.skipped > 0 ? [.warning(.contactsSkipped(book.skipped))] : [])
     }
 
     /// The most users Tab offers at once: it reads only the contacts that start with what
