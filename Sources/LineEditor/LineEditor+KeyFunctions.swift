@@ -105,7 +105,7 @@ extension LineEditor {
             // it saved at the last Up, of this read or an earlier one: the typed line was
             // replaced by an empty or an old one, kept nowhere. Down there does nothing.
             guard isShowingRecall else { return UInt8(CC_REFRESH_BEEP) }
-            Self.nextHistoryBytes.withUnsafeBufferPointer { _ = el_push(editLine, $0.baseAddress) }
+            Self.nextHistoryBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
             return UInt8(CC_NORM)
         case .run(let action):
             action()
