@@ -92,4 +92,18 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
             (place, String(String.UnicodeScalarView(scalars[place..<place + extra])), origins[place])
         }
     }
+
+    /// ``insertion(into:)`` read as a command typed into `base`: spaces and tabs at the start
+    /// of the inserted part only set the command apart from the text around it (README: "Spaces
+    /// typed before the `/` only set the command apart from the draft"), so each place's text
+    /// starts after them, with the place and origin of its first other character.
+    public func commandInsertion(into base: String) -> [(place: Int, text: String, first: Origin)]? {
+        insertion(into: base)?.map { candidate in
+            let inserted = candidate.text.unicodeScalars
+            let spaces = inserted.prefix { $0 == " " || $0 == "\t" }.count
+            let place = candidate.place + spaces
+            let text = String(String.UnicodeScalarView(inserted.dropFirst(spaces)))
+            return (place, text, spaces > 0 && place < origins.count ? origins[place] : candidate.first)
+        }
+    }
 }

@@ -18,7 +18,8 @@ extension ReferenceModel {
         // README "Enter on a line over 64 KiB": a command typed into a draft over 64 KiB
         // counts by its own length: it runs, the draft stays.
         if entered.text.utf8.count > Self.lineLimit {
-            if !recalled, !draftDisplaced, !baseline.isEmpty, let places = entered.insertion(into: baseline.text),
+            if !recalled, !draftDisplaced, !baseline.isEmpty,
+                let places = entered.commandInsertion(into: baseline.text),
                 let typed = places.first(where: { $0.first == .typed && Self.isCommand($0.text) }),
                 typed.text.utf8.count <= Self.lineLimit
             {
@@ -30,13 +31,15 @@ extension ReferenceModel {
         // and "the line's baseline": the line is judged against the draft as restored, not
         // against what the last read was given. A recalled line, or a line /undo filled
         // over the draft, is not the draft with an insertion: it is judged whole.
-        if !recalled, !draftDisplaced, !baseline.isEmpty, let places = entered.insertion(into: baseline.text) {
-            if let typed = places.first(where: { $0.first == .typed && Self.isCommand($0.text) }) {
+        if !recalled, !draftDisplaced, !baseline.isEmpty, let places = entered.insertion(into: baseline.text),
+            let commands = entered.commandInsertion(into: baseline.text)
+        {
+            if let typed = commands.first(where: { $0.first == .typed && Self.isCommand($0.text) }) {
                 return .command(typed.text)
             }
             // "`//` still sends a literal `/`": the insertion's first `/` is dropped (the
             // model's reading of a `//` typed into a draft: the same as at a line's start).
-            if let slashes = places.first(where: { $0.first == .typed && $0.text.hasPrefix("//") }) {
+            if let slashes = commands.first(where: { $0.first == .typed && $0.text.hasPrefix("//") }) {
                 var scalars = Array(entered.text.unicodeScalars)
                 scalars.remove(at: slashes.place)
                 return .message(String(String.UnicodeScalarView(scalars)))

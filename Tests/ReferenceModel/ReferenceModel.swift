@@ -485,7 +485,7 @@ public struct ReferenceModel: Sendable {
     /// not over a recall or a line `/undo` put there.
     func attempt(_ line: ModelLine) -> Attempt? {
         guard saved == nil, !draftDisplaced, !baseline.isEmpty,
-            let places = line.insertion(into: baseline.text),
+            let places = line.commandInsertion(into: baseline.text),
             places.contains(where: { $0.first == .typed && $0.text.hasPrefix("/") })
         else { return nil }
         return Attempt(line: line, baseline: baseline)

@@ -33,6 +33,23 @@ struct ReferenceModelTests {
         #expect(model.drafts["privateMessage_alice"]?.text == "draft four")
     }
 
+    /// README: spaces typed before the `/` only set the command apart from the draft; a
+    /// pasted `/` after typed spaces is still text, and a `//` set apart sends one `/`.
+    @Test func aCommandSetApartBySpacesIsACommand() {
+        let spaced = Self.play(Self.restored + [.type(" /drafts"), .enter])
+        #expect(spaced.sent.isEmpty && spaced.line.text == "draft four")
+        #expect(spaced.drafts["privateMessage_alice"]?.text == "draft four")
+        let failed = Self.play(Self.restored + [.type("  /opne bob"), .enter, .enter])
+        #expect(failed.sent.isEmpty && failed.line.text == "draft four  /opne bob")
+        let pasted = Self.play(Self.restored + [.type(" "), .paste("/etc/hosts"), .enter])
+        #expect(Self.texts(pasted) == ["draft four /etc/hosts"])
+        let literal = Self.play(Self.restored + [.type(" //x"), .enter])
+        #expect(Self.texts(literal) == ["draft four /x"])
+        // On an empty line, a line that does not start with `/` is a message.
+        let home = Self.play([.type("/open bob"), .enter, .type(" /drafts"), .enter])
+        #expect(Self.texts(home) == [" /drafts"])
+    }
+
     /// Issue 28 item 1: a failed command, then Enter again, sends nothing (on both).
     @Test(arguments: ["/opne bob", "/attach /nope/file.png"])
     func enterAgainAfterAFailedCommandSendsNothing(command: String) {

@@ -64,7 +64,7 @@ extension ConservationDriver {
     /// baseline with a `/` typed into it).
     static func isGivenBack(_ model: ReferenceModel) -> Bool {
         model.line.text.hasPrefix("/")
-            || (model.line.insertion(into: model.baseline.text)?.contains { $0.text.hasPrefix("/") } ?? false)
+            || (model.line.commandInsertion(into: model.baseline.text)?.contains { $0.text.hasPrefix("/") } ?? false)
     }
 
     // MARK: - Editing
@@ -218,7 +218,9 @@ extension ConservationDriver {
         let boundaries = [0] + scalars.indices.filter { scalars[$0] == " " || scalars[$0] == "\n" } + [scalars.count]
         let place =
             pick(80) ? boundaries.randomElement(using: &random)! : Int.random(in: 0...scalars.count, using: &random)
-        let command = pick(5) ? "//" + token() : Self.commands.randomElement(using: &random)!
+        let chosen = pick(5) ? "//" + token() : Self.commands.randomElement(using: &random)!
+        // Sometimes set apart from the text before it by a space, as people type.
+        let command = pick(15) ? " " + chosen : chosen
         var steps: [ModelStep]
         if vi {
             steps = model.commandMode ? [] : [.escape]
