@@ -77,12 +77,13 @@ extension ReferenceModel {
         case .went(let next):
             if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             keepKept(entered)
-            if case .chat = next { leaveKept(entered) }
+            if case .chat = next { leaveKept(entered) } else if key != nil { leaveKept(entered) }
             go(to: next)
             restore()
         case .wentBack:
             if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             keepKept(entered)
+            if key != nil { leaveKept(entered) }
             if screens.count > 1, case .chat = screens[screens.count - 2] { leaveKept(entered) }
             _ = back()
             restore()
@@ -92,7 +93,8 @@ extension ReferenceModel {
     /// Where no chat is open, the kept text stays kept only while the entered line holds it
     /// (a command typed into it); a line the user emptied first let it go. Going to another
     /// screen where no chat is open, it stays in the line (the line is the same); entering a
-    /// chat, whose line is its draft, puts it on the stack (``leaveKept(_:)``).
+    /// chat, whose line is its draft, puts it on the stack (``leaveKept(_:)``), and so does
+    /// leaving the chat where `/undo` put it in the line (``undoTop()``).
     mutating func keepKept(_ entered: ModelLine) {
         if let kept, !Self.holds(entered, kept.text) { self.kept = nil }
     }
