@@ -630,8 +630,19 @@ struct HostileDataTests {
         let opened = try listings(of: folder + "/" + name, open)
         #expect(opened.output.contains("m0") && opened.output.contains("m2"), "\(opened.output)")
         #expect(opened.count == 1, "the chat's directory listed \(opened.count) times")
-        // That read removed the empty segments in the gaps: the next passes over none (each
-        // cost every open an `fstatat`, 2,000 of them).
+        // That run removed some of the empty segments in the gaps, not all: a read removes
+        // a bounded number (all 2,000 at once made that first open take ten times a later one).
+        var left = try segmentFiles(folder + "/" + name).count
+        #expect(left > 2 && left < 2_001, "\(left) segment files left after the first run")
+        // Each later run removes more, until none is left in the gaps, in a few runs: the
+        // next passes over none (each cost every open an `fstatat`, 2,000 of them).
+        var runs = 1
+        while left > 2 && runs < 20 {
+            _ = try run(open + "/quit\n")
+            left = try segmentFiles(folder + "/" + name).count
+            runs += 1
+        }
+        #expect(runs <= 10, "\(runs) runs to remove 2,000 empty segments")
         #expect(try segmentFiles(folder + "/" + name) == ["00000000.plist", "00004000.plist"])
         let statted = try calls("newfstatat", open).count
         let quiet = try calls("newfstatat", "/quit\n").count
