@@ -239,7 +239,7 @@ public struct Presenter {
         let what: String
         switch cause {
         case .interrupted: what = "line abandoned"
-        case .replacedByRecall: what = "the line you had typed before recalling one is on the undo stack"
+        case .replacedByRecall: what = "the line a recall replaced is on the undo stack"
         case .replacedBySend: what = "the draft went on the undo stack: the line that replaced it did not hold it"
         case .leftEmpty: what = "draft emptied"
         case .blankLine: what = "draft cleared"

@@ -220,7 +220,7 @@ extension LineOriginTests {
         try terminal.send(" written\u{12}earl")
         try terminal.waitFor("earl")
         try terminal.send("\u{3}")
-        try terminal.waitFor("the line you had typed before recalling one is on the undo stack: /undo brings it back")
+        try terminal.waitFor("the line a recall replaced is on the undo stack: /undo brings it back")
         try terminal.waitForPrompt("alice> ")
         try terminal.send("/undo\r")
         try terminal.waitFor("is back: \"half written\"")
@@ -250,7 +250,7 @@ extension LineOriginTests {
         try terminal.send(edit + "\u{1B}[A")
         try terminal.waitFor("one")
         try terminal.send("\u{3}")
-        try terminal.waitFor("the line you had typed before recalling one is on the undo stack (2 entries)")
+        try terminal.waitFor("the line a recall replaced is on the undo stack (2 entries)")
         try terminal.waitForPrompt("alice> ")
         try terminal.send("/undo\r")
         try terminal.waitFor("is back: \"mine\"")
@@ -261,6 +261,33 @@ extension LineOriginTests {
         try terminal.send("\u{15}")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["one", "two"])
+    }
+
+    /// D21: a recalled command run over the user's line in a chat keeps that line as the
+    /// draft; a recalled line they edited on the way goes on the undo stack, and the notice
+    /// says a line a recall replaced went there (it said the line typed before recalling
+    /// one had, which stayed the draft).
+    @Test func aRecalledCommandOverAnEditedRecallKeepsTheDraft() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        for line in ["/chats", "one"] {
+            try terminal.send(line + "\r")
+            try terminal.waitForPrompt("alice> ")
+        }
+        try terminal.send("draft four\u{1B}[A")
+        try terminal.waitFor("one")
+        try terminal.send(" x\u{1B}[A")
+        try terminal.waitFor("/chats")
+        try terminal.send("\r")
+        try terminal.waitFor("the line a recall replaced is on the undo stack: /undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/drafts\r")
+        let drafts = try terminal.waitForPrompt("alice> ")
+        #expect(drafts.contains("privateMessage_alice  \"draft four\"  cursor 10"), "\(drafts)")
+        #expect(drafts.contains("undo stack (1,") && drafts.contains("privateMessage_alice  \"one x\""), "\(drafts)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["one"])
     }
 
     /// Item 8: `/quit` names the undo entries it forgets, as the Ctrl-D warning counts them.

@@ -310,7 +310,7 @@ struct TextConservationTests {
         try terminal.send("\u{12}earl")  // ^R and a pattern: the earlier line replaces the draft
         try terminal.waitFor("earl")
         try terminal.send("\r")
-        try terminal.waitFor("the line you had typed before recalling one is on the undo stack: /undo brings it back")
+        try terminal.waitFor("the line a recall replaced is on the undo stack: /undo brings it back")
         try terminal.waitForPrompt("alice> ")
         try terminal.send("newer\u{18}b")
         try terminal.waitForPrompt("draftline> ")

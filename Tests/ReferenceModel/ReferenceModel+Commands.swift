@@ -20,19 +20,21 @@ extension ReferenceModel {
         // SPEC §1a "a recalled command entered over text": "text that was in the line before
         // the recall (a restored draft and what was typed into it) stays: as the draft, or
         // on the undo stack with the notice". That text is the user's latest before the
-        // recall (a recalled line they edited, else their line before the first recall); the
-        // older ones go on the stack. In a chat it is the draft before the command runs (so
-        // a command that leaves keeps it, and one that stays gives it back, cursor where it
-        // was: issue 28 item 10); where no chat is open there is no draft to keep it: it goes
-        // on the stack, on top.
+        // recall. In a chat it is the draft, the line before the first recall: a recalled
+        // line they edited is a copy of the history's, and never takes the draft's place
+        // (D21: the binary keeps the draft, the edited recalls go on the stack); the draft is
+        // the draft before the command runs (so a command that leaves keeps it, and one that
+        // stays gives it back, cursor where it was: issue 28 item 10). Where no chat is open
+        // there is no draft to keep it: the latest (a recalled line they edited, else their
+        // line before the first recall) goes on the stack, on top, the older ones below.
         var own = recalledOver
         // (A recalled line the user only deleted from holds nothing they wrote: it may go.)
         if let first = own, !edits.isEmpty {
-            if let latest = edits.lastIndex(where: \.holdsUserText) {
+            if key == nil, let latest = edits.lastIndex(where: \.holdsUserText) {
                 own = edits.remove(at: latest)
                 if !first.isEmpty { push(first.text, origin: key, cursor: first.cursor) }
             }
-            for edited in edits {
+            for edited in edits where key == nil || !first.text.contains(edited.text) {
                 push(edited.text, origin: key, cursor: edited.cursor, optional: !edited.holdsUserText)
             }
             edits = []
@@ -185,6 +187,11 @@ extension ReferenceModel {
         if origin == key, let kept, !kept.isEmpty {
             // The line held in this chat gives way to its draft brought back.
             push(kept.text, origin: nil, cursor: kept.cursor, optional: !Self.holds(line, kept.text))
+            self.kept = nil
+        } else if let kept, !kept.isEmpty, !Self.holds(line, kept.text) {
+            // The text held here, which the user deleted before typing `/undo`, may go (the
+            // law); it is not back in the line (the conservation test, seed 7).
+            push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
             self.kept = nil
         }
         if let newer = drafts[origin], !newer.text.isEmpty || newer.media > 0, newer.text != entry.text {

@@ -73,7 +73,7 @@ extension ReferenceModel {
         if !entered.isEmpty { historyHasLines = true }
         switch judge(entered, recalled: own != nil) {
         case .empty, .blank: blank(own: own)
-        case .refused: refuse(entered)
+        case .refused: refuse(entered, own: own)
         case .message(let text): send(text, entered: entered, own: own)
         case .command(let command): run(command, entered: entered, own: own)
         }
@@ -115,7 +115,11 @@ extension ReferenceModel {
     /// the undo stack, whole, and the line starts from the baseline again, on a terminal and
     /// on a pipe (provenance's answer to D11: a line taller than the screen costs libedit
     /// minutes of redraw; on a pipe the next line must not be glued to it).
-    mutating func refuse(_ entered: ModelLine) {
+    mutating func refuse(_ entered: ModelLine, own: ModelLine?) {
+        // Where no chat is open, the user's own line a recall replaced goes on the stack
+        // below the refused line, and the line starts from the text held there, as after any
+        // refusal (the conservation test, seed 7: the model dropped that own line).
+        if key == nil, let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
         settleEdits(keptIn: entered.text)
         push(entered.text, origin: key, cursor: entered.cursor)
         restore()

@@ -33,6 +33,20 @@ struct ReferenceModelTests {
         #expect(model.drafts["privateMessage_alice"]?.text == "draft four")
     }
 
+    /// D21: a recalled command run over the user's line in a chat keeps their line before
+    /// the first recall as the draft; a recalled line they edited goes on the undo stack,
+    /// never in the draft's place. Where no chat is open the latest edit is on top.
+    @Test func anEditedRecallNeverTakesTheDraftsPlace() {
+        let edited: [ModelStep] = [.recall("/profile"), .type(" bob"), .recall("/drafts"), .enter]
+        let chat = Self.play(Self.restored + edited)
+        #expect(chat.sent.isEmpty && chat.line.text == "draft four")
+        #expect(chat.drafts["privateMessage_alice"]?.text == "draft four")
+        #expect(chat.undo.map(\.text) == ["/profile bob"])
+        let home = Self.play([.type("kept here"), .enter] + edited)
+        #expect(home.sent.isEmpty && home.undo.first?.text == "/profile bob")
+        #expect(home.undo.map(\.text).contains("kept here"))
+    }
+
     /// README: spaces typed before the `/` only set the command apart from the draft; a
     /// pasted `/` after typed spaces is still text, and a `//` set apart sends one `/`.
     @Test func aCommandSetApartBySpacesIsACommand() {

@@ -164,16 +164,19 @@ extension Session {
         let hasMedia = !drafts.attachments(for: key).isEmpty
         let (taken, events) = rules.take(target, because: blank && !hasMedia ? .blankLine : .sending)
         var reports = events.map(Report.draft)
-        setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
         if blank && taken.attachments.isEmpty {
             // A blank line sends nothing; the draft it cleared goes on the undo stack.
+            setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
             if let cleared = taken.text { reports += setAside(cleared, from: .draft(key), .blankLine, &read) }
             read.settleLine(.sent)
             return Outcome(reports)
         }
+        // The draft the line did not hold goes first, so that the user's own line a recall
+        // replaced is the top entry, their latest text (as after Ctrl-C).
         if let draft = taken.text, !read.draftAccounted {
             reports += setAside(draft, from: .draft(key), .replacedBySend, &read)
         }
+        setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
         let result = live.outbox.send(text, attachments: taken.attachments, to: target)
         note(result.warnings)
         reports += result.gone.map { .warning(.attachmentGone($0.name)) }
