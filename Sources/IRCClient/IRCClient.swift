@@ -199,7 +199,11 @@ public final class IRCClient {
     }
 
     /// Quits: `done` for every chat that showed typing, `QUIT`, and up to `timeout`
-    /// seconds for the server to take them. The client stops.
+    /// seconds for the server to take them and close the connection. The client stops.
+    ///
+    /// The client waits for the server's close rather than closing first: a server
+    /// (InspIRCd 3 is one) may drop the lines it still holds of a client whose socket
+    /// closed, so the `done` notices would never reach the other side.
     public func quit(timeout: Double = 1) {
         defer {
             stage = .stopped
@@ -217,6 +221,12 @@ public final class IRCClient {
         while connection.unwritten > 0, clock() < deadline {
             _ = poller.wait(timeout: min(0.05, deadline - clock()))
             try? connection.flush()
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        while clock() < deadline {
+            guard case .some(let received) = try? connection.read(into: buffer), received != .end else { return }
+            if received == .nothing { _ = poller.wait(timeout: min(0.05, deadline - clock())) }
         }
     }
 
