@@ -28,6 +28,14 @@ struct TerminalPromiseTests {
         try terminal.open(user)
     }
 
+    /// Two drafts: bob's kept at home, alice's "emptied soon" restored in her open chat.
+    func keepBobsDraftAndRestoreAlices(_ terminal: PseudoTerminal) throws {
+        try terminal.open("bob")
+        try terminal.send("kept for bob\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try leaveDraft(terminal, "alice", "emptied soon")
+    }
+
     @Test func aCommandTypedIntoARestoredDraftRunsAndNothingIsSent() throws {
         let terminal = try start()
         try leaveDraft(terminal, "bob", "hello bob, meeting at 5", back: 5)
@@ -202,10 +210,7 @@ struct TerminalPromiseTests {
     /// and the quit's list count what would be lost, bob's draft, not alice's emptied one.
     @Test func ctrlDAndQuitCountNoDraftTheUserEmptied() throws {
         let terminal = try start()
-        try terminal.open("bob")
-        try terminal.send("kept for bob\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try leaveDraft(terminal, "alice", "emptied soon")
+        try keepBobsDraftAndRestoreAlices(terminal)
         try terminal.send("\u{15}\u{4}")
         try terminal.waitFor("1 unsent draft would be forgotten")
         try terminal.waitForPrompt("alice> ")
@@ -218,10 +223,7 @@ struct TerminalPromiseTests {
             ("/quit\r", "2 drafts discarded: privateMessage_alice, privateMessage_bob\r\n"),
         ] {
             let again = try start()
-            try again.open("bob")
-            try again.send("kept for bob\u{18}b")
-            try again.waitForPrompt("draftline> ")
-            try leaveDraft(again, "alice", "emptied soon")
+            try keepBobsDraftAndRestoreAlices(again)
             try again.send(keys)
             try again.waitFor(said)
             #expect(try again.waitForExit() == .exited(0))
@@ -234,10 +236,7 @@ struct TerminalPromiseTests {
     /// it did not hold it"), as if the warning had taken the draft out of the line.
     @Test func theCtrlDWarningBetweenEmptyingAndSendingChangesNothing() throws {
         let terminal = try start()
-        try terminal.open("bob")
-        try terminal.send("kept for bob\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try leaveDraft(terminal, "alice", "emptied soon")
+        try keepBobsDraftAndRestoreAlices(terminal)
         try terminal.send("\u{15}\u{4}")
         try terminal.waitFor("1 unsent draft would be forgotten")
         try terminal.waitForPrompt("alice> ")
