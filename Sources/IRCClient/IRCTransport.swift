@@ -95,15 +95,19 @@ public final class IRCTransport: Transport {
         return result
     }
 
-    /// The draft's state for the other side (SPEC §6), from what the session reports became
-    /// of a chat's draft: kept by a leave (`paused`), gone (`done`). The client sends only
-    /// what ``TypingNotifier`` decides, and never any of the text. A send needs no `done`:
-    /// its message ends the typing for the receiver, as IRCv3's typing specification says.
-    public func follow(_ reports: [Report]) {
+    /// What an event of the session did, for the server: the draft's state for the other
+    /// side (SPEC §6), from what the session reports became of a chat's draft: kept by a
+    /// leave (`paused`), gone (`done`); and the chat now on `screen`: a thread's channel is
+    /// joined when the thread is opened (the client joins it again after every reconnect).
+    /// The client sends only what ``TypingNotifier`` decides, and never any of the text. A
+    /// send needs no `done`: its message ends the typing for the receiver, as IRCv3's
+    /// typing specification says.
+    public func follow(_ reports: [Report], on screen: Screen) {
         for case .draft(let event) in reports {
             guard let key = event.key, let change = Self.change(for: event) else { continue }
             client.note(change, in: key.target)
         }
+        if let target = screen.target { client.open(target) }
     }
 
     /// What a draft event did to its chat's input, for its typing state.

@@ -190,13 +190,14 @@ enum Draftline {
         // What opening the directory noticed (a directory of an older layout left where it was).
         console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
         let feed = frontend.session.live.transport
-        // What the session reports of each chat's draft is its typing state on a chat server.
+        // What the session reports of each chat's draft is its typing state on a chat server;
+        // a thread on screen is its channel, joined.
         let network = feed as? IRCTransport
         if trace != nil || network != nil {
             // The closure keeps the file open for as long as the front end lives.
             frontend.onReports = { [unowned session = frontend.session] reports in
                 trace?.record(reports, session: session)
-                network?.follow(reports)
+                network?.follow(reports, on: session.screen)
             }
         }
         // The presence lock is held until the REPL ends; a chat server is told goodbye.
