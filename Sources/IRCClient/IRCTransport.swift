@@ -41,6 +41,9 @@ public final class IRCTransport: Transport {
 
     public var descriptor: Int32 { client.descriptor }
 
+    /// Anyone on the server: a nick nobody holds is told at the send (`401`).
+    public var reachesAnyone: Bool { true }
+
     /// Hands `message` to the server: in flight until it answers (``take()``), or failed
     /// at once when it cannot go.
     public func send(_ message: Message, to chat: ChatID) -> Delivery {

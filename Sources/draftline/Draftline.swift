@@ -85,7 +85,7 @@ enum Draftline {
         // Who the user is, then the trace file: an identity nobody can open a chat with, or a
         // path the trace cannot use, is a usage error that changes nothing, not even by
         // making the data directory.
-        if options.transfer == nil,
+        if options.transfer == nil, options.server == nil,
             let problem = IdentityCheck.problemBeforeOpening(with: options.identity, dataDirectory: path)
         {
             return refuse(problem)

@@ -6,7 +6,8 @@ import Foundation
 /// data directory (the demo contacts and `contacts.plist`). Any other identity would make
 /// chats that nobody else can open (SPEC §4: two processes are started as two people; §5:
 /// an unknown user gets a clear message), so draftline refuses it, in one line that names
-/// the users there are and how to add one.
+/// the users there are and how to add one. On a chat server (`--server`) it is not
+/// asked: the identity is a nick, and the server says whether it can be had.
 enum IdentityCheck {
     /// How many users the refusal names before it counts the rest.
     static let namesShown = 12

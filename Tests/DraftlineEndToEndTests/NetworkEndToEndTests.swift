@@ -44,6 +44,26 @@ struct NetworkEndToEndTests {
         #expect(try bob.messages(in: "alice+bob").map(\.sender) == ["alice", "bob"])
     }
 
+    @Test("Anyone on the server can be written to, not only the contacts here")
+    func anyoneOnTheServerCanBeWrittenTo() throws {
+        let server = try IRCServer(.inspircd)
+        let alice = try Fixture()
+        let dana = try Fixture()
+        let danas = try start(dana, arguments(dana, server, as: "dana9") + ["--strict"])
+        try danas.waitFor("connected to irc://127.0.0.1:\(server.port) as dana9")
+        let alices = try start(alice, arguments(alice, server, as: "alice") + ["--strict"])
+        try alices.waitFor("connected to irc://127.0.0.1:\(server.port) as alice")
+        // dana9 is no contact of alice's, and has no history with her yet.
+        try danas.write("/open alice\n/wait total 1 15\nhi alice\n/quit\n")
+        try alices.write(
+            "/open dana9\nhi dana\n/expect last-message \"hi dana\" from alice\n/wait total 2 15\n"
+                + "/expect last-message \"hi alice\" from dana9\n/quit\n")
+        #expect(try alices.waitForExit(timeout: 30) == .exited(0), "\(alices.text)")
+        #expect(try danas.waitForExit(timeout: 30) == .exited(0), "\(danas.text)")
+        #expect(try alice.messages(in: "alice+dana9").map(\.content) == ["hi dana", "hi alice"])
+        #expect(try dana.messages(in: "alice+dana9").map(\.content) == ["hi dana", "hi alice"])
+    }
+
     @Test("A send nobody can receive goes to the undo stack with its error line, and nothing is stored")
     func aSendToNobodyIsNotSent() throws {
         let server = try IRCServer(.inspircd)

@@ -8,6 +8,15 @@
 public protocol Transport: HistoryFeed {
     /// Hands `message` over for `chat`.
     func send(_ message: Message, to chat: ChatID) -> Delivery
+
+    /// Whether anyone with a valid key can be written to, not only the contacts here: a
+    /// chat server knows who is on it and says so when a send goes (`401`).
+    var reachesAnyone: Bool { get }
+}
+
+extension Transport {
+    /// The data directory reaches the contacts here and those its history holds.
+    public var reachesAnyone: Bool { false }
 }
 
 /// What became of a message handed to a ``Transport``.
