@@ -113,6 +113,15 @@ public final class IRCTransport: Transport {
         if let target = screen.target { client.open(target) }
     }
 
+    /// The user edited the line of `target` on a terminal, which holds `text` now: `active`
+    /// (at most every 3 s, as ``TypingNotifier`` decides) while it holds a message, `done`
+    /// once it holds none (emptied, or a command: `/…` but not `//…`, as the session reads
+    /// a line). Only the state travels, never the text.
+    public func edited(_ text: String, in target: InputTarget) {
+        let isMessage = !text.isEmpty && (!text.hasPrefix("/") || text.hasPrefix("//"))
+        client.note(.edited(hasText: isMessage), in: target)
+    }
+
     /// What a draft event did to its chat's input, for its typing state.
     static func change(for event: DraftEvent) -> IRCClient.InputChange? {
         switch event.cause {

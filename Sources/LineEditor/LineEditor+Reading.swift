@@ -11,6 +11,7 @@ extension LineEditor {
         el, out in
         guard let editor = from(el) else { return -1 }
         editor.restoreReturnedLine()
+        editor.reportEdit()
         let result = editor.nextKey()
         if case .key(let key) = result {
             editor.keysRead += 1
@@ -47,6 +48,18 @@ extension LineEditor {
         else { return }
         if let last = lastShape, last.atEnd, last.length + 1 == length { return }
         _ = dl_el_refresh(editLine)
+    }
+
+    /// Tells ``onEdit`` the line's text when the keys so far changed it (libedit asks for
+    /// the next key once it has done what the last one does).
+    func reportEdit() {
+        guard let onEdit, isReading, queuedKeys.isEmpty, pendingPrefill == nil, currentPaste == nil else { return }
+        let line = lineState
+        // A history search drawn in the line is no edit of the user's.
+        guard !Self.isSearchPrompt(line), Self.withoutSearchPrompt(line) == line.text, line.text != editedText
+        else { return }
+        editedText = line.text
+        onEdit(line.text)
     }
 
     enum KeyResult: Equatable {

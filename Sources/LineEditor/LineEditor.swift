@@ -98,6 +98,13 @@ public final class LineEditor {
 
     /// Called when a paste is longer than ``pasteLimit``: nothing of it was inserted.
     public var onPasteTooLong: ((Int) -> Void)?
+    /// Called while a line is read, between keys, with the line's text when keys changed it
+    /// since the read began or the last call (never for what the read was given, nor in the
+    /// middle of a paste or with a history search drawn): what a chat server's typing state
+    /// follows. It must not print or wait.
+    public var onEdit: ((String) -> Void)?
+    /// The text ``onEdit`` was last told of, or the read began with.
+    var editedText = ""
 
     /// The longest paste inserted, in bytes of UTF-8.
     public var pasteLimit: Int {
@@ -293,6 +300,7 @@ public final class LineEditor {
         ownPasted = PastedRanges()
         seenLine = nil
         pendingPrefillPasted = prefill.isEmpty ? [] : pasted
+        editedText = prefill
         queuedKeys = []
         linesBeforeKeys = []
         recalledOver = []

@@ -2,6 +2,7 @@ import CTerminalSignals
 import DraftKit
 import DraftlineREPL
 import Glibc
+import IRCClient
 import LineEditor
 
 /// The REPL on a terminal: libedit reads each line, pre-filled with what the session
@@ -40,6 +41,16 @@ struct TerminalREPL {
         }
         let live = feed.map { Live(frontend: frontend, feed: $0, console: console, waiter: editor.waiter) }
         editor.watch = live?.watch
+        // A chat's line edited is its typing state on a chat server (never its text); the
+        // tour's keys and a question's answer are no one's draft.
+        if let network = feed as? IRCTransport {
+            editor.onEdit = { [unowned editor, unowned session = frontend.session] text in
+                guard editor.keySource == nil, session.question == nil, let target = session.screen.target else {
+                    return
+                }
+                network.edited(text, in: target)
+            }
+        }
         frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
             console.show([
