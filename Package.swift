@@ -40,6 +40,7 @@ let package = Package(
             name: "draftline",
             dependencies: [
                 "BracketedPaste", "DraftKit", "DraftlineREPL", "LineEditor", "CTerminalSignals", "IRCClient",
+                "IRCProtocol",
             ]),
         // Rewrites the man page's command table from the declarations (`make man`).
         .executableTarget(name: "draftline-man", dependencies: ["DraftlineREPL"]),

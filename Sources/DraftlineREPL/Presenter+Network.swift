@@ -54,6 +54,18 @@ extension Presenter {
         }
     }
 
+    /// The line for someone else's typing in the chat on screen, when what is shown of it
+    /// changed: `state` now, `was` before (a message of theirs ends it with no line).
+    public func typing(_ sender: GlobalKey, _ state: TypingState, was: TypingState) -> OutputLine {
+        switch state {
+        case .active: return OutputLine(.info, "(\(sender) is typing)")
+        case .paused: return OutputLine(.info, "(\(sender) left a draft here)")
+        case .done:
+            return OutputLine(
+                .info, was == .paused ? "(\(sender) no longer shows a draft here)" : "(\(sender) stopped typing)")
+        }
+    }
+
     /// The line a client event shows, when it shows one: being connected, lost and back,
     /// a thread's channel refused or left, a server's notice.
     public func line(for event: IRCClientEvent, server: String) -> OutputLine? {

@@ -25,7 +25,8 @@ public final class IRCTransport: Transport {
     /// The server's IDs of messages stored already, the newest last (bounded).
     private var stored: [String] = []
     private var storedSet: Set<String> = []
-    /// Client events that are no message and no send's fate, oldest first.
+    /// Client events that are no send's fate, oldest first (arrivals too, stored and given
+    /// in the slice already: beside the typing they end).
     private var events: [IRCClientEvent] = []
     /// How many arrivals without a server ID this transport has named.
     private var unnamed = 0
@@ -77,6 +78,7 @@ public final class IRCTransport: Transport {
                     result.warnings.append(.arrivalNotKept(chat, error))
                 }
                 result.arrivals.append(Arrival(chat: chat, message: message))
+                events.append(event)
             case .acknowledged(let id, _, let serverID):
                 guard let (message, chat) = inFlight.removeValue(forKey: id) else { continue }
                 var warnings: [StoreWarning] = []
@@ -135,7 +137,9 @@ public final class IRCTransport: Transport {
         }
     }
 
-    /// The client's other events since the last call, oldest first.
+    /// The client's events since the last call that were no send's fate, oldest first: an
+    /// arrival is among them (after the `done` of its sender's typing there), though
+    /// ``take()`` gave it already.
     public func takeEvents() -> [IRCClientEvent] {
         defer { events.removeAll() }
         return events

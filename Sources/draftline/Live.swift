@@ -2,6 +2,7 @@ import DraftKit
 import DraftlineREPL
 import Foundation
 import IRCClient
+import IRCProtocol
 import LineEditor
 
 /// The other side, wired: what other processes and the demo peers store reaches the
@@ -15,6 +16,16 @@ final class Live {
     let waiter: InputWaiter
     /// Whether the feed's last slice left more to read: the one signal of it.
     private var feedHasMore = false
+    /// Whether others' typing on a chat server is shown, in the chat on screen (on a
+    /// terminal; a script's transcript does not depend on how fast others type).
+    var showsTyping = false
+    /// Who is typing where, as the server last told: the state shown, by sender and chat.
+    private var typing: [TypingKey: TypingState] = [:]
+
+    private struct TypingKey: Hashable {
+        var sender: GlobalKey
+        var chat: ChatID
+    }
 
     init(frontend: Frontend, feed: any HistoryFeed, console: Console, waiter: InputWaiter) {
         self.frontend = frontend
@@ -50,9 +61,37 @@ final class Live {
         // A chat server's word on the connection (lost, back, a channel refused).
         if let network = feed as? IRCTransport {
             let server = network.client.options.server.description
-            console.show(network.takeEvents().compactMap { frontend.presenter.line(for: $0, server: server) })
+            let events = network.takeEvents()
+            console.show(events.compactMap { frontend.presenter.line(for: $0, server: server) } + typingLines(events))
         }
         return received.arrived
+    }
+
+    /// What changed of others' typing in the chat on screen, one line for each sender whose
+    /// state shown differs from before these events; none for a typing ended by the
+    /// sender's message among them (the message shows it).
+    private func typingLines(_ events: [IRCClientEvent]) -> [OutputLine] {
+        let identity = frontend.session.identity
+        var before: [(key: TypingKey, state: TypingState)] = []
+        var messaged: Set<TypingKey> = []
+        for event in events {
+            switch event {
+            case .typing(let sender, let target, let state):
+                let key = TypingKey(sender: sender, chat: target.chatID(as: identity))
+                if !before.contains(where: { $0.key == key }) { before.append((key, typing[key] ?? .done)) }
+                typing[key] = state == .done ? nil : state
+            case .arrived(let arrival):
+                messaged.insert(TypingKey(sender: arrival.sender, chat: arrival.target.chatID(as: identity)))
+            default:
+                continue
+            }
+        }
+        guard showsTyping, let open = frontend.session.screen.target?.chatID(as: identity) else { return [] }
+        return before.compactMap { key, was in
+            let now = typing[key] ?? .done
+            guard key.chat == open, now != was, now != .done || !messaged.contains(key) else { return nil }
+            return frontend.presenter.typing(key.sender, now, was: was)
+        }
     }
 
     /// Waits, showing what arrives, until no send is in flight (the server answered each)

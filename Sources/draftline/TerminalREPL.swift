@@ -41,6 +41,7 @@ struct TerminalREPL {
         }
         let live = feed.map { Live(frontend: frontend, feed: $0, console: console, waiter: editor.waiter) }
         editor.watch = live?.watch
+        live?.showsTyping = true
         // A chat's line edited is its typing state on a chat server (never its text); the
         // tour's keys and a question's answer are no one's draft.
         if let network = feed as? IRCTransport {

@@ -58,3 +58,64 @@ extension NetworkEndToEndTests {
         #expect(try alice.messages(in: "alice+bob").map(\.content) == ["hello"])
     }
 }
+
+extension NetworkEndToEndTests {
+    /// Has `bob` tell `alice` a typing state.
+    static func tell(_ state: String, from bob: RawIRCPeer) throws { try bob.send("@+typing=\(state) TAGMSG alice") }
+
+    @Test("Someone's typing shows above the edit line of their chat, ends by expiry, done or their message")
+    func othersTypingIsShownOnTheirChat() throws {
+        let server = try IRCServer(.inspircd)
+        let bob = try RawIRCPeer(port: server.port, nick: "bob", capabilities: ["message-tags", "echo-message"])
+        let carol = try RawIRCPeer(port: server.port, nick: "carol")
+        let alice = try Fixture()
+        let terminal = try startTerminal(alice, server, as: "alice")
+        // Away from bob's chat his typing shows nothing: not when it comes (its echo to bob
+        // says the server relayed it before carol's message), nor when it is still on.
+        try Self.tell("active", from: bob)
+        try bob.waitFor { $0.contains("+typing=active") && $0.contains(" TAGMSG ") }
+        try carol.send("PRIVMSG alice :hello from carol")
+        try terminal.waitFor("hello from carol")
+        try bob.send("PRIVMSG alice :first")
+        let away = try terminal.waitFor("first · 1 unread")
+        #expect(!away.contains("is typing"), "\(away)")
+        try terminal.open("bob")
+        try terminal.send("half typed, cursor in the middle")
+        try terminal.waitFor("middle")
+        try terminal.send(String(repeating: "\u{2}", count: 6))  // Ctrl-B: back before "middle"
+        try Self.tell("active", from: bob)
+        try terminal.waitFor("(bob is typing)")
+        try terminal.waitFor("middle")  // the line drawn again below it
+        let screen = ScreenModel(rows: 24, columns: 80, bytes: terminal.output)
+        let line = try #require(screen.text.lastIndex(of: "bob> half typed, cursor in the middle"), "\(screen.text)")
+        #expect(screen.text[line - 1] == "(bob is typing)", "\(screen.text)")
+        #expect(screen.cursor.row == line && screen.cursor.column == "bob> half typed, cursor in the ".count)
+        // Another active changes nothing shown; paused does, and done ends it.
+        try Self.tell("active", from: bob)
+        try Self.tell("paused", from: bob)
+        #expect(try !terminal.waitFor("(bob left a draft here)").contains("is typing"))
+        try Self.tell("done", from: bob)
+        try terminal.waitFor("(bob no longer shows a draft here)")
+        // bob's message ends his typing: the message shows it, no line of its own.
+        try Self.tell("active", from: bob)
+        try terminal.waitFor("(bob is typing)")
+        try bob.send("PRIVMSG alice :hi there")
+        try terminal.waitFor("bob: hi there")
+        try Self.tell("active", from: bob)
+        #expect(try !terminal.waitFor("(bob is typing)").contains("stopped"))
+        // Unrenewed, an active ends 6 s after it came.
+        let told = PseudoTerminal.now()
+        try terminal.waitFor("(bob stopped typing)", timeout: 15)
+        let seconds = PseudoTerminal.now() - told
+        #expect(seconds > 4 && seconds < 10, "\(seconds) s")
+        // alice's line and cursor stayed through all of it: Enter sends it whole.
+        try terminal.send("very \r")
+        try bob.waitFor { $0.hasSuffix("PRIVMSG bob :half typed, cursor in the very middle") }
+        try terminal.waitFor("you: half typed, cursor in the very middle")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(
+            try alice.messages(in: "alice+bob").map(\.content) == [
+                "first", "hi there", "half typed, cursor in the very middle",
+            ])
+    }
+}
