@@ -157,7 +157,7 @@ struct InputTargetTests {
         type("/open alice")
         session.handle(.leave(.back, TextDraft(text: "kept")))
         type("/open alice")
-        type("/location 52.52 -13.4 Alexanderplatz, Berlin")
+        type("kept /location 52.52 -13.4 Alexanderplatz, Berlin")
         let message = history.messages(ChatID("alice")!).first
         #expect(message?.type == "location")
         #expect(message?.latitude == 52.52 && message?.longitude == -13.4)

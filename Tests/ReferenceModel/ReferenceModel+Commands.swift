@@ -27,6 +27,24 @@ extension ReferenceModel {
         // stays gives it back, cursor where it was: issue 28 item 10). Where no chat is open
         // there is no draft to keep it: the latest (a recalled line they edited, else their
         // line before the first recall) goes on the stack, on top, the older ones below.
+        // README "delete the whole draft from the line, then run a command": the draft the
+        // user deleted (the line held it, nothing displaced it, and the command was not typed
+        // into it) stays the draft (SPEC §1: a command never changes it), and the line comes
+        // back as they left it, empty, while the command stays in the chat and leaves the
+        // draft's text as it was.
+        let emptiedKey = key
+        let emptied: Draft? = {
+            guard let key, let draft = drafts[key], !draft.text.isEmpty, draft.media == 0, !draftDisplaced,
+                edits.isEmpty
+            else { return nil }
+            if let recalledOver { return recalledOver.isEmpty ? draft : nil }
+            // (A line that is the draft with at most one insertion holds it; another that only
+            // spells its text, in an argument, does not.)
+            guard entered.text != draft.text, entered.insertion(into: draft.text) == nil,
+                entered.insertion(into: baseline.text) == nil
+            else { return nil }
+            return draft
+        }()
         var own = recalledOver
         // (A recalled line the user only deleted from holds nothing they wrote: it may go.)
         if let first = own, !edits.isEmpty {
@@ -49,7 +67,19 @@ extension ReferenceModel {
             baseline = ModelLine(own.text, cursor: own.cursor, origin: .draft)
             draftDisplaced = false
         }
-        switch perform(command) {
+        let before = screen
+        let outcome = perform(command)
+        // (`/open` of the chat that is open stays in it: "already in the chat".)
+        let stays = outcome == .stayed || outcome == .filledLine || outcome == .went(before)
+        defer {
+            if stays, let emptied, let emptiedKey, key == emptiedKey,
+                prompt == .none, let now = drafts[emptiedKey], now.text == emptied.text, now.cursor == emptied.cursor
+            {
+                line = ModelLine()
+                startedFromDraft = false
+            }
+        }
+        switch outcome {
         case .failed:
             // (Everything stays as it was, the text held in the line too.)
             if onPipe {

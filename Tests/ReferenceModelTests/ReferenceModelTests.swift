@@ -47,6 +47,29 @@ struct ReferenceModelTests {
         #expect(home.undo.map(\.text).contains("kept here"))
     }
 
+    /// README: a command run on a line the user deleted the whole draft from (typed,
+    /// recalled, or fixed after it failed) leaves the line empty, as they left it; the draft
+    /// stays (a command never changes it) and does not come back to be sent with the next
+    /// message (the new-user trial's `old ideanew`).
+    @Test func aCommandOnALineTheDraftWasDeletedFromLeavesItEmpty() {
+        for steps: [ModelStep] in [
+            [.killLine, .type("/drafts"), .enter], [.backspace(10), .type("/drafts"), .enter],
+            [.killLine, .recall("/drafts"), .enter],
+            [.killLine, .type("/drfts"), .enter, .killLine, .type("/drafts"), .enter],
+        ] {
+            for pipe in [false, true] {
+                let ran = Self.play(Self.restored + steps, pipe: pipe)
+                #expect(ran.line.isEmpty, "\(steps) pipe \(pipe)")
+                #expect(ran.drafts["privateMessage_alice"]?.text == "draft four", "\(steps) pipe \(pipe)")
+                let sent = Self.play(Self.restored + steps + [.type("new"), .enter], pipe: pipe)
+                #expect(Self.texts(sent) == ["new"] && sent.drafts.isEmpty, "\(steps) pipe \(pipe)")
+            }
+        }
+        // /discard acts on the draft itself: it goes on the stack.
+        let discarded = Self.play(Self.restored + [.killLine, .type("/discard"), .enter])
+        #expect(discarded.drafts.isEmpty && discarded.undo.map(\.text) == ["draft four"])
+    }
+
     /// README: spaces typed before the `/` only set the command apart from the draft; a
     /// pasted `/` after typed spaces is still text, and a `//` set apart sends one `/`.
     @Test func aCommandSetApartBySpacesIsACommand() {

@@ -50,10 +50,16 @@ struct LineRead {
     let target: InputTarget?
     /// That target's draft text when the read ended.
     let draft: TextDraft?
-    /// Whether the line started empty, no recall in it, after a read that left the
-    /// target's draft emptied in the line (a Ctrl-D warning gives an empty line): the user
-    /// deleted the draft with editing keys then, as if in this read.
+    /// Whether the line started empty, no recall in it, after a Ctrl-D warning on a read
+    /// that left the target's draft emptied in the line: the user deleted the draft with
+    /// editing keys then, as if in this read, and nothing since stood between.
     var emptiedBefore = false
+    /// Whether the line started without the draft after any read that left it emptied in
+    /// the line (a Ctrl-D warning, a command that failed or ran there): the draft is still
+    /// out of the line because the user deleted it, for the quit's count and for a command
+    /// typed there (``Session/emptiedDraft(_:)``). Text sent from such a line puts the draft
+    /// on the undo stack, unless the line is the warning's (``emptiedBefore``).
+    var emptiedEarlier = false
 
     /// Where the line went, once placed.
     private(set) var linePlace: Place?
@@ -118,7 +124,7 @@ struct LineRead {
     /// or with it and one insertion: a failed command typed into it, given back) and no
     /// recall took it out of sight: then whatever the line lost of it, the user's editing
     /// keys took.
-    var draftWasInLine: Bool { recalledOver.isEmpty && (givenHeldDraft || emptiedBefore) }
+    var draftWasInLine: Bool { recalledOver.isEmpty && (givenHeldDraft || emptiedBefore || emptiedEarlier) }
 
     /// Whether the line started with the draft (with at most one insertion).
     var givenHeldDraft: Bool {
@@ -167,10 +173,12 @@ struct LineRead {
         return baseline
     }
 
-    /// Whether a recalled-over piece is in `holder` as it was: the same text, inside it,
-    /// or with one insertion (the user came back to it and typed into it).
+    /// Whether a recalled-over piece is in `holder` as it was: the same text, or with one
+    /// insertion (the user came back to it and typed into it). A holder that merely spells
+    /// the piece somewhere (a history line that happens to contain the words) does not
+    /// hold it: a coincidence is not the user's text kept.
     func recalledHeld(_ piece: TextDraft, by holder: String) -> Bool {
-        holder.contains(piece.text) || OneInsertion(of: piece.text, in: holder) != nil
+        OneInsertion(of: piece.text, in: holder) != nil
     }
 
     /// Whether every recalled-over piece is in `holder` as it was.

@@ -62,18 +62,37 @@ extension Session {
 
     /// A line that is a command as a whole (typed on a fresh line, or recalled): the text
     /// a recall replaced is kept as the draft first; a command that fails gives the line
-    /// back.
+    /// back. One run on a line from which the user deleted the whole draft leaves the line
+    /// empty (``keepLineEmptied(_:_:)``).
     private func runLine(_ text: String, _ read: inout LineRead) -> Outcome {
+        let emptied = emptiedDraft(read)
         var reports = keepRecalled(&read)
         do throws(DraftlineError) {
             let outcome = try Command(parsing: text, capabilities: capabilities).run(in: self)
             read.settleLine(.used)
+            keepLineEmptied(emptied, &read)
             return reports + outcome + Outcome(effects: [.remember(text)])
         } catch {
             giveBackCommand(&read)
             reports.append(.error(error))
             return Outcome(reports, effects: [.remember(text)])
         }
+    }
+
+    /// The draft the user deleted from the line before typing (or recalling) the command
+    /// that ran stays the draft (a command never changes it, SPEC §1), but the line comes
+    /// back as the user left it, empty: the deleted text does not reappear to be sent with
+    /// the next message (the new-user trial's `^U` `/history` `new` had sent `old ideanew`).
+    /// While the line does not hold it, the draft counts as emptied there
+    /// (``LineRead/emptiedEarlier``): a message sent from it puts the draft on the undo
+    /// stack, and entering the chat again shows it. Not when the command
+    /// left the chat or changed the draft's text itself (`/undo`, `/discard`).
+    private func keepLineEmptied(_ key: DraftKey?, _ read: inout LineRead) {
+        guard let key, !hasQuit, navigator.question == nil, screen.target == read.target,
+            drafts.text(for: key) == read.draft
+        else { return }
+        read.nextLine = TextDraft(text: "")
+        lineLeftEmpty = key
     }
 
     /// What a recall replaced: the line the user had is kept as the chat's draft (the
@@ -172,9 +191,10 @@ extension Session {
             return Outcome(reports)
         }
         // The draft the line did not hold goes first, so that the user's own line a recall
-        // replaced is the top entry, their latest text (as after Ctrl-C).
-        if let draft = taken.text, !read.draftAccounted {
-            reports += setAside(draft, from: .draft(key), .replacedBySend, &read)
+        // replaced is the top entry, their latest text (as after Ctrl-C). A blank line that
+        // sends the draft's files sends none of its text: that goes on the stack.
+        if let draft = taken.text, blank || !read.draftAccounted {
+            reports += setAside(draft, from: .draft(key), blank ? .blankLine : .replacedBySend, &read)
         }
         setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
         let result = live.outbox.send(text, attachments: taken.attachments, to: target)
@@ -320,11 +340,11 @@ extension Session {
     }
 
     /// The open target's draft when the user emptied it in the line: the line started with
-    /// it (no recall took it out of sight), or started empty after a read that emptied it
-    /// (a Ctrl-D warning leaves the line empty), and as the read ends it no longer holds it;
-    /// and it has no media. An empty draft is no draft (SPEC §1a: text the user deleted with
-    /// an editing key may go), so the Ctrl-D warning and a quit's list count what would be
-    /// lost without it. A draft out of sight for another reason (`/undo` or a recall put
+    /// it (no recall took it out of sight), or started without it after a read that emptied
+    /// it (``LineRead/emptiedEarlier``), and as the read ends it no longer holds it; and it
+    /// has no media. An empty draft is no draft (SPEC §1a: text the user deleted with an
+    /// editing key may go), so the Ctrl-D warning and a quit's list count what would be lost
+    /// without it, and a command run on that line gives it back empty (``keepLineEmptied(_:_:)``). A draft out of sight for another reason (`/undo` or a recall put
     /// other text in the line) is still one.
     func emptiedDraft(_ read: LineRead) -> DraftKey? {
         guard read.question == nil, read.ending != .endOfInput, let key = read.target?.draftKey,

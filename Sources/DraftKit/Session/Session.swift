@@ -49,6 +49,9 @@ public final class Session {
     /// The open target's draft the user emptied in the line, which quitting now does not
     /// count among what it forgets (``Session/emptiedDraft(_:)``).
     var draftEmptied: DraftKey?
+    /// Whether the last event was a command that gave the line back empty over a draft the
+    /// user had deleted from it (``keepLineEmptied(_:_:)``): no Ctrl-D warning's line.
+    var lineLeftEmpty: DraftKey?
     /// The target whose input is on screen, as the original's input view is up: entering
     /// it looked its draft up (`inputStr`), and taking it down saves (`saveInputStr`),
     /// whether a leave key, `^X /` or a typed command takes it down. `nil` while none is
@@ -161,8 +164,10 @@ public final class Session {
             given: line, baseline: baseline, held: heldLine, ending: event, origin: origin,
             question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
-        read.emptiedBefore =
-            draftEmptied != nil && draftEmptied == read.target?.draftKey && read.given.text.isEmpty
+        let leftEmpty = lineLeftEmpty
+        lineLeftEmpty = nil
+        read.emptiedEarlier = draftEmptied != nil && draftEmptied == read.target?.draftKey && !read.givenHeldDraft
+        read.emptiedBefore = read.emptiedEarlier && read.given.text.isEmpty && leftEmpty == nil
         // Anything but a Ctrl-D that is the very next key disarms the warning.
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
         draftEmptied = emptiedDraft(read)

@@ -1,0 +1,90 @@
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// A draft the user deleted from the line, then a command: the command runs, the draft
+/// stays in memory (a command never changes it), and the line comes back as the user left
+/// it, empty. The deleted text never comes back into the line to be sent with the next
+/// message (the new-user trial: `^U` `/history` `new` sent `old ideanew`).
+extension LineOriginTests {
+    /// How the draft is deleted, and how the command comes into the line.
+    static let emptyingWays: [(deleting: String, command: String)] = [
+        ("\u{15}", "/history\r"),
+        ("\u{1}\u{B}", "/history\r"),
+        (String(repeating: backspace, count: 8), "/history\r"),
+        // A recalled command over the emptied line (Up recalls `/open alice`).
+        ("\u{15}", "\u{1B}[A\r"),
+        // A command that failed there, fixed: the line it gave back holds no draft either.
+        ("\u{15}", "/histroy\r\u{15}/history\r"),
+    ]
+
+    @Test(arguments: 0..<emptyingWays.count)
+    func aCommandOnALineTheDraftWasDeletedFromLeavesItEmpty(_ way: Int) throws {
+        let (deleting, command) = Self.emptyingWays[way]
+        let terminal = try start()
+        try restore(terminal, "alice", "old idea")
+        try terminal.send(deleting + command)
+        try terminal.waitForReadToEnd()
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"old idea\""), "\(shown)")
+        #expect(shown.contains("edit line: \"\""), "\(shown)")
+        try terminal.send("new\r")
+        try terminal.waitFor("you: new")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.drafts(prompt: "alice> ").contains("no drafts in memory"))
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["new"])
+    }
+
+    /// The same on a pipe, where `\u{15}` and Backspace are the same editing keys.
+    @Test func aCommandOnALineTheDraftWasDeletedFromLeavesItEmptyOnAPipe() throws {
+        let script = [
+            "/open alice", "old idea\u{18}b", "/open alice", "\u{15}/history", "/expect drafts 1",
+            #"/expect draft privateMessage_alice "old idea""#, "new", "/expect drafts 0", "/open bob", "kept\u{18}b",
+            "/open bob", String(repeating: Self.backspace, count: 4) + "/histroy", "\u{15}/history", "fresh",
+            "/expect drafts 0",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(!result.error.contains("expectation failed"), "\(result.error)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["new"])
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["fresh"])
+    }
+}
+
+/// Two rules the conservation test met once the stream moved: a blank line that sends the
+/// draft's files puts its text on the undo stack, and text a recall replaced is not taken
+/// for kept because a history line happens to contain the same words.
+extension LineOriginTests {
+    /// README "send a blank line": attachments waiting in the draft are sent, the draft's
+    /// text goes on the undo stack (it had been dropped when the draft held files).
+    @Test func aBlankLineSendsTheFilesAndSetsTheTextAside() throws {
+        let photo = fixture.root + "/photo.png"
+        #expect(FileManager.default.createFile(atPath: photo, contents: Data([0x89, 0x50])))
+        let script = [
+            "/open alice", "/attach \(photo)", "the caption\u{18}b", "/open alice", "\u{15}", "",
+            #"/expect undo-top "the caption""#, "/expect messages 1", "/expect last-message type image",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.status == 0 && !result.error.contains("expectation failed"), "\(result.error)")
+        #expect(try fixture.messages(in: "alice").map(\.type) == ["image"])
+    }
+
+    /// Ctrl-C on a recalled line the user edited: their own line, `at 5`, is the top entry,
+    /// though the history line recalled over it holds the same words (it had been taken as
+    /// kept in that line and was lost).
+    @Test func ownTextIsNotKeptByAHistoryLineThatSpellsIt() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("meet at 5 today\r")
+        try terminal.waitFor("you: meet at 5 today")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("at 5\u{1B}[A!\u{3}")
+        try terminal.waitFor("/undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"at 5\""), "\(shown)")
+        #expect(shown.contains("\"meet at 5 today!\""), "\(shown)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+}
