@@ -92,6 +92,13 @@ struct PipeREPL {
                 if text.isEmpty, piped.unfinished == nil, let again = frontend.session.lineToEnterAgain {
                     handle(.line(again.text), origin: again.origin)
                 } else {
+                    // A line that starts with an editing key, right after a failed command,
+                    // edits the line a terminal gives back, as fixing it there does:
+                    // Backspace then `ts` after `/drafs` is `/drafts`, never the draft with
+                    // `ts` typed into it.
+                    if piped.unfinished == nil, PipedLine.startsWithEditingKey(text) {
+                        _ = frontend.session.resumeLineToEnterAgain()
+                    }
                     piped.play(text, prefill: { frontend.prefill }, handle: handle)
                 }
                 if failed {

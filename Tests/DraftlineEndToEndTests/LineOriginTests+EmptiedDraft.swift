@@ -88,3 +88,22 @@ extension LineOriginTests {
         #expect(try terminal.quit() == .exited(0))
     }
 }
+
+/// The new-user trial's finding 2: on a pipe, the keys that fix a failed command on a
+/// terminal (Backspace, then the missing letters) sent the draft with them typed into it.
+extension LineOriginTests {
+    @Test func keysThatFixAFailedCommandFixItOnAPipe() throws {
+        let script = [
+            "/open alice", "Bob's ID is \u{18}b", "/open alice", "/drafs", "\u{8}ts",
+            #"/expect draft privateMessage_alice "Bob's ID is ""#, "/expect messages 0", "/open bob", "/drafs",
+            "\u{7F}ts", "/expect messages 0", "/drafs", "\u{1}\u{6}\u{6}\u{6}\u{6}\u{6}t", "/expect messages 0",
+            // A line that starts with text is still typed into the draft as restored.
+            "/drafs", "hello",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(!result.error.contains("expectation failed"), "\(result.error)")
+        #expect(result.output.components(separatedBy: "drafts in memory").count == 4, "\(result.output)")
+        #expect(try fixture.messages(in: "alice").isEmpty)
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["hello"])
+    }
+}

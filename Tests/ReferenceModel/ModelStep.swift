@@ -76,4 +76,13 @@ public enum ModelStep: Equatable, Sendable, CustomStringConvertible {
         case .look: "look"
         }
     }
+
+    /// Whether the step is a key that edits the line in place (deletes, or moves the
+    /// cursor), as a pipe's editing keys do; Ctrl-D on an empty line counts too.
+    public var editsInPlace: Bool {
+        switch self {
+        case .backspace, .deleteUnder, .killLine, .killToEnd, .home, .end, .left, .right, .endOfFile: true
+        default: false
+        }
+    }
 }

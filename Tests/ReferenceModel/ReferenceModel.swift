@@ -244,6 +244,13 @@ public struct ReferenceModel: Sendable {
             warned = false
             enterAgain = nil
         }
+        // PipeMode.md "a command typed into a draft": on a pipe, a line that starts with an
+        // editing key right after a failed command edits the line a terminal would give back
+        // (fixing it, as there), not the draft as restored.
+        if let again, step.editsInPlace {
+            line = again
+            startedFromDraft = false
+        }
         switch step {
         case .type(let text):
             precondition(!commandMode, "typing in vi's command mode")

@@ -70,6 +70,18 @@ struct ReferenceModelTests {
         #expect(discarded.drafts.isEmpty && discarded.undo.map(\.text) == ["draft four"])
     }
 
+    /// PipeMode.md: on a pipe, a line that starts with an editing key right after a failed
+    /// command edits the line a terminal gives back (the trial's `/drafs`, Backspace, `ts`
+    /// had sent the draft with `ts` typed into it); a line that starts with text is typed
+    /// into the draft as restored.
+    @Test func keysThatFixAFailedCommandFixItOnAPipe() {
+        let fix: [ModelStep] = [.type("/drafs"), .enter, .backspace(1), .type("ts"), .enter]
+        let fixed = Self.play(Self.restored + fix, pipe: true)
+        #expect(fixed.sent.isEmpty && fixed.line.text == "draft four")
+        let typed = Self.play(Self.restored + [.type("/drafs"), .enter, .type(" ok"), .enter], pipe: true)
+        #expect(Self.texts(typed) == ["draft four ok"])
+    }
+
     /// README: spaces typed before the `/` only set the command apart from the draft; a
     /// pasted `/` after typed spaces is still text, and a `//` set apart sends one `/`.
     @Test func aCommandSetApartBySpacesIsACommand() {
@@ -99,11 +111,12 @@ struct ReferenceModelTests {
         let piped = Self.play(Self.restored + [.type(command), .enter, .enter, .enter], pipe: true)
         #expect(piped.sent.isEmpty && piped.line.text == "draft four")
         #expect(piped.drafts["privateMessage_alice"]?.text == "draft four" && piped.undo.isEmpty)
-        // Any other piped line starts from the draft as restored; an empty line after it too.
+        // A piped line that starts with text starts from the draft as restored; one that
+        // starts with an editing key (an arrival between) edits the failed line: an attempt.
         let next = Self.play(Self.restored + [.type(command), .enter, .type(" now"), .enter], pipe: true)
         #expect(Self.texts(next) == ["draft four now"])
         let later = Self.play(Self.restored + [.type(command), .enter, .arrival, .home, .enter], pipe: true)
-        #expect(Self.texts(later) == ["draft four"])
+        #expect(later.sent.isEmpty && later.line.text == "draft four")
     }
 
     /// Issue 28 item 2: a corrected command runs with the draft as it was; deleting the

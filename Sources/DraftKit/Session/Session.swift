@@ -39,6 +39,15 @@ public final class Session {
     /// command attempt, nothing sent), as on a terminal. Any other piped line starts from
     /// the baseline: a script cannot see the error to fix the line. Cleared by every event.
     public internal(set) var lineToEnterAgain: (text: String, origin: LineOrigin)?
+
+    /// On a pipe, right after a failed command: makes the line a terminal would give back
+    /// the edit line, as it is there, cursor at its end, for keys that fix it (a piped line
+    /// that starts with an editing key); `nil` when no command just failed.
+    public func resumeLineToEnterAgain() -> TextDraft? {
+        guard let again = lineToEnterAgain else { return nil }
+        line = TextDraft(text: again.text, cursor: again.text.unicodeScalars.count)
+        return line
+    }
     /// The errors of the last step that was not an `/expect` check (an event, with the
     /// answers to the question it asked and a `/wait`'s end): what `/expect error` checks
     /// (``rememberErrors(of:answering:)``).
