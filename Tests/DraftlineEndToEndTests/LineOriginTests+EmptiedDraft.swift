@@ -107,3 +107,21 @@ extension LineOriginTests {
         #expect(try fixture.messages(in: "bob").map(\.content) == ["hello"])
     }
 }
+
+/// The new-user trial's finding 5: a recalled command run over a restored draft whose text
+/// the user left as it was but whose cursor they moved gives the draft back with the cursor
+/// where they left it (it came back where the draft had been restored).
+extension LineOriginTests {
+    @Test(arguments: ["\u{1B}[A", "\u{12}open"])
+    func aRecalledCommandKeepsTheCursorTheUserMoved(_ recall: String) throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "hello world")
+        try terminal.send("\u{1}\u{1B}[C\u{1B}[C" + recall + "\r")
+        try terminal.waitFor("already in the chat with alice")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("privateMessage_alice  \"hello world\"  cursor 2"), "\(shown)")
+        #expect(shown.contains("edit line: \"hello world\"  cursor 2"), "\(shown)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+}

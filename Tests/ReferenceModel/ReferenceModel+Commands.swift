@@ -60,8 +60,9 @@ extension ReferenceModel {
         let homeless = own.flatMap { key == nil && !$0.isEmpty ? $0 : nil }
         // (The text held in the line goes on the stack with the user's line that holds it.)
         if let homeless, let kept, Self.holds(homeless, kept.text) { self.kept = nil }
-        if let own, !own.isEmpty, let key, own.text != drafts[key]?.text {
-            // (The draft as restored, unchanged, stays as it is, cursor and all.)
+        if let own, !own.isEmpty, let key, own.text != drafts[key]?.text || own.cursor != drafts[key]?.cursor {
+            // (README "cursor where it was": where the user left it when they recalled, moved
+            // or not; the draft as restored, untouched, stays as it is.)
             settleStoredDraft(drafts[key], keptIn: own.text)
             store(own.text, cursor: own.cursor, in: key)
             baseline = ModelLine(own.text, cursor: own.cursor, origin: .draft)

@@ -105,9 +105,9 @@ extension Session {
             read.settleRecalled(.undoStack)
             return reports
         }
-        // The draft as restored, untouched before the recall, comes back as it was, cursor
-        // and all; text typed into it before the recall is kept as it was then.
-        let kept = read.draft.map { $0.text == first.text ? $0 : first } ?? first
+        // The user's line as it was at the recall comes back, text and cursor: a cursor they
+        // moved in the restored draft stays where they left it (README "cursor where it was").
+        let kept = first
         var reports = keep(
             kept, as: target, because: .keptOverRecall, baseline: read.baseline(keeping: kept, pasted: []), &read)
         read.keptOverRecall = kept
