@@ -105,8 +105,22 @@ extension LineEditor {
             // it saved at the last Up, of this read or an earlier one: the typed line was
             // replaced by an empty or an old one, kept nowhere. Down there does nothing.
             guard isShowingRecall else { return UInt8(CC_REFRESH_BEEP) }
-            Self.nextHistoryBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
+            // libedit's Down, then (emacs) the cursor put back where the user had it when
+            // the Down brings their own line back: libedit leaves it at the end (README "as
+            // if nothing was recalled"). vi's `j` keeps vi's own place, the line's start.
+            guard dl_el_is_vi(editLine) != 1 else {
+                Self.nextHistoryBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
+                return UInt8(CC_NORM)
+            }
+            pendingOwnLine = ownLine
+            Self.nextHistoryAndOwnCursorBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
             return UInt8(CC_NORM)
+        case .ownCursor:
+            defer { pendingOwnLine = nil }
+            let now = lineState
+            guard let own = pendingOwnLine, now.text == own.text else { return UInt8(CC_NORM) }
+            _ = el_cursor(editLine, Int32(min(own.cursor, now.text.unicodeScalars.count) - now.cursor))
+            return UInt8(CC_CURSOR)
         case .run(let action):
             action()
             return UInt8(CC_REFRESH)

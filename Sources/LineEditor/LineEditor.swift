@@ -125,6 +125,11 @@ public final class LineEditor {
     /// libedit's own `ed-next-history`, run by ``nextHistoryFunction`` when a recall shows.
     static let nextHistorySequence = "^X^_"
     static let nextHistoryBytes: [CChar] = [0x18, 0x1F, 0]
+    /// Puts the cursor back where the user had it on their own line, run right after
+    /// libedit's `ed-next-history` (which puts it at the end) by ``nextHistoryFunction``.
+    static let ownCursorSequence = "^X^\\"
+    static let ownCursorFunction = "draftline-own-cursor"
+    static let nextHistoryAndOwnCursorBytes: [CChar] = [0x18, 0x1F, 0x18, 0x1C, 0]
     static let prefillFunction = "draftline-prefill"
     static let pasteFunction = "draftline-paste"
     static let completeFunction = "draftline-complete"
@@ -143,6 +148,9 @@ public final class LineEditor {
     private var prompt: UnsafeMutableBufferPointer<CChar>
     var promptText = ""
     var pendingPrefill: (text: [wchar_t], back: Int32)?
+    /// The user's own line as it was at the first recall, while a Down may bring it back
+    /// (``Slot/ownCursor``).
+    var pendingOwnLine: Line?
     var pendingPaste: PendingPaste?
     /// The paste being inserted, piece by piece (``Paste``).
     var currentPaste: Paste?
@@ -199,6 +207,7 @@ public final class LineEditor {
         case interrupt
         case suspend
         case nextHistory
+        case ownCursor
         case run(() -> Void)
     }
 
@@ -262,6 +271,8 @@ public final class LineEditor {
         try bind(Self.pasteSequence, to: Self.pasteFunction)
         try bind("^I", to: Self.completeFunction)
         try bind(Self.nextHistorySequence, to: "ed-next-history")
+        try addSlot(name: Self.ownCursorFunction, help: "the cursor where it was on the line", action: .ownCursor)
+        try bind(Self.ownCursorSequence, to: Self.ownCursorFunction)
         let (interrupt, suspend) = Self.terminalKeys()
         try bind(Self.notation(interrupt), to: Self.interruptFunction)
         try bind(Self.notation(suspend), to: Self.suspendFunction)

@@ -125,3 +125,18 @@ extension LineOriginTests {
         #expect(try terminal.quit() == .exited(0))
     }
 }
+
+/// README "Down back to your line ... leaves it yours, as if nothing was recalled": the
+/// cursor is where the user had it (libedit puts it at the end).
+extension LineOriginTests {
+    @Test func downBackToOnesOwnLineKeepsTheCursor() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "hello world")
+        try terminal.send("\u{1}\u{1B}[C\u{1B}[C\u{1B}[A\u{1B}[B")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("edit line: \"hello world\"  cursor 2"), "\(shown)")
+        try terminal.send("X\r")
+        try terminal.waitFor("you: heXllo world")
+        #expect(try terminal.quit() == .exited(0))
+    }
+}

@@ -310,18 +310,20 @@ public struct ReferenceModel: Sendable {
             recall(text)
         case .recallAndReturn:
             // SPEC §1a "the line's baseline": a recall that returns to the line never moves
-            // it. libedit puts the cursor at the end (vi: at the start, in command mode)
-            // when the history had a line to show. Over a recalled line, it returns to that
+            // it. Over a recalled line libedit puts the cursor at the end (vi: at the start,
+            // in command mode) when the history had a line to show, and returns to that
             // history line as recalled (libedit keeps no edits of a history line: the
             // model's reading, typing into a recalled line edits the history's copy).
+            // Back on the user's own line, README "as if nothing was recalled": in emacs mode
+            // the cursor is where they had it; vi's `j` keeps vi's place, the start.
             if saved != nil {
                 if line.text != recalled { edits.append(line) }
                 line = ModelLine(recalled, origin: .recalled)
+                if historyHasLines { line.cursor = vi ? 0 : line.count }
+            } else if historyHasLines && vi {
+                line.cursor = 0
             }
-            if historyHasLines {
-                line.cursor = vi ? 0 : line.count
-                if vi { commandMode = true }
-            }
+            if historyHasLines && vi { commandMode = true }
         case .searchThenInterrupt(let text):
             // A search that finds the line itself leaves the cursor at the match.
             if text != line.text { recall(text) }
