@@ -140,3 +140,33 @@ extension LineOriginTests {
         #expect(try terminal.quit() == .exited(0))
     }
 }
+
+/// The new-user trial's finding 7: at home, `^X o` or `^X /` over text holds it for the
+/// prompt; cancelled, or answered by a command that stays, the text is back in the line
+/// (it had gone to the undo stack and the line was left empty); a chat opened puts it there.
+extension LineOriginTests {
+    static let promptEndings: [(keys: String, back: Bool)] = [
+        ("\u{18}o\u{3}", true), ("\u{18}o\r", true), ("\u{18}o\u{4}", true), ("\u{18}/drafts\r", true),
+        ("\u{18}oalice\r", false),
+    ]
+
+    @Test(arguments: 0..<promptEndings.count)
+    func aCancelledPromptGivesTheTextBack(_ ending: Int) throws {
+        let (keys, back) = Self.promptEndings[ending]
+        let terminal = try start()
+        try terminal.send("home text" + keys)
+        let prompt = back ? "draftline> " : "alice> "
+        if !back { try terminal.waitFor("on the undo stack") }
+        try terminal.waitForPrompt(prompt)
+        let shown = try terminal.drafts(prompt: prompt)
+        if back {
+            #expect(shown.contains("edit line: \"home text\"  cursor 9"), "\(shown)")
+            #expect(!shown.contains("undo stack ("), "\(shown)")
+        } else {
+            #expect(shown.contains("(line) \"home text\"") || shown.contains("  \"home text\""), "\(shown)")
+            #expect(shown.contains("edit line: \"\""), "\(shown)")
+        }
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+}

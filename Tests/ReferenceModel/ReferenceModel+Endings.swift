@@ -180,6 +180,7 @@ extension ReferenceModel {
             // "Ctrl-C on any screen ... the ^X / command prompt: a non-empty line goes to the
             // undo stack with the notice"; a half-typed name is not text to keep), then the
             // key acts from the screen, whose draft the key that asked already kept.
+            settleHeldForPrompt(backInLine: false)
             if prompt == .command && !line.isEmpty { push("/" + line.text, origin: nil) }
             prompt = .none
             switch leave {
@@ -214,7 +215,11 @@ extension ReferenceModel {
                 }
             if !line.isEmpty && acts {
                 passKept(to: line)
-                push(line.text, origin: nil, cursor: line.cursor)
+                if !onPipe && (leave == .open || leave == .command) {
+                    heldForPrompt = line
+                } else {
+                    push(line.text, origin: nil, cursor: line.cursor)
+                }
                 line = ModelLine()
             }
             if !line.isEmpty {
@@ -314,8 +319,12 @@ extension ReferenceModel {
     /// asks again; an empty line, Ctrl-C or Ctrl-D cancels it."
     mutating func enterName() {
         let name = line.text
-        if name.isEmpty { return restore() }
+        if name.isEmpty {
+            restore()
+            return settleHeldForPrompt(backInLine: true)
+        }
         if Self.users.contains(name) {
+            settleHeldForPrompt(backInLine: false)
             go(to: .chat(name))
             return restore()
         }
@@ -327,7 +336,10 @@ extension ReferenceModel {
     /// own prompt and leaves the draft saved, cursor and all; the draft is back after the
     /// command." An empty line cancels; a command that fails asks again (as the name prompt).
     mutating func enterCommandPrompt() {
-        guard !line.isEmpty else { return restore() }
+        guard !line.isEmpty else {
+            restore()
+            return settleHeldForPrompt(backInLine: true)
+        }
         let entered = line
         // (A `/` typed again at "command: /" is the command's own: draftline's reading.)
         switch perform(entered.text.hasPrefix("/") ? entered.text : "/" + entered.text) {
@@ -335,12 +347,18 @@ extension ReferenceModel {
             if onPipe { line = ModelLine() } else { giveBack(entered) }
         case .stayed:
             restore()
+            settleHeldForPrompt(backInLine: true)
         case .filledLine:
-            break
+            settleHeldForPrompt(backInLine: false)
         case .went(let next):
+            // (The same screen again, a profile's `/profile`, is staying.)
+            let same = next == screen
+            if !same { settleHeldForPrompt(backInLine: false) }
             go(to: next)
             restore()
+            if same { settleHeldForPrompt(backInLine: true) }
         case .wentBack:
+            settleHeldForPrompt(backInLine: false)
             _ = back()
             restore()
         }
@@ -354,10 +372,13 @@ extension ReferenceModel {
     mutating func interrupt() {
         commandMode = false
         switch prompt {
-        case .name: return restore()
+        case .name:
+            restore()
+            return settleHeldForPrompt(backInLine: true)
         case .command:
             if !line.isEmpty { push("/" + line.text, origin: nil) }
-            return restore()
+            restore()
+            return settleHeldForPrompt(backInLine: true)
         case .none: break
         }
         let own = saved
@@ -408,7 +429,10 @@ extension ReferenceModel {
     /// "At a name prompt it cancels the prompt" (the command prompt too, the model decides,
     /// as it cancels on an empty line). SPEC §1a "vi mode": the same in command mode.
     mutating func endOfFile(afterWarning: Bool) {
-        if prompt != .none { return restore() }
+        if prompt != .none {
+            restore()
+            return settleHeldForPrompt(backInLine: true)
+        }
         guard line.isEmpty else {
             line.deleteUnder(staysOnLine: commandMode)
             return

@@ -136,6 +136,11 @@ public struct ReferenceModel: Sendable {
     /// (given back after Enter, or brought back by /undo). It is that screen's baseline, as
     /// a chat's draft is (provenance's design: `Session.baseline`).
     var kept: ModelLine?
+    /// On a terminal, the text a leave key that asks a prompt (`^X o`, `^X /`) took from a
+    /// screen where no chat is open: README "a key that asks ... cancelled": back in the
+    /// line when the prompt is cancelled or its command stays; on the undo stack when the
+    /// user goes elsewhere.
+    var heldForPrompt: ModelLine?
     /// Whether the read started from the stored draft (restored), not from a line given back.
     var startedFromDraft = false
     /// On a pipe, right after a command typed into the line failed: the line a terminal
@@ -408,6 +413,22 @@ public struct ReferenceModel: Sendable {
         }
         baseline = attempt?.baseline ?? line
         startedFromDraft = !line.isEmpty
+    }
+
+    /// The text held for the prompt that ends now: back in the line (the screen's text held
+    /// there, its baseline), or on the undo stack.
+    mutating func settleHeldForPrompt(backInLine: Bool) {
+        guard let held = heldForPrompt else { return }
+        heldForPrompt = nil
+        if backInLine {
+            line = held
+            line.cursor = held.cursor
+            kept = line
+            baseline = line
+            startedFromDraft = false
+        } else {
+            push(held.text, origin: nil, cursor: held.cursor)
+        }
     }
 
     /// Whether `line` holds `text`: as a part, or as itself with one insertion (a command

@@ -295,8 +295,14 @@ struct ReferenceModelTests {
             #expect(back.undo.map(\.text) == ["abc def"] && back.undo.first?.origin == nil && back.drafts.isEmpty)
             let again = Self.play(profile + [.type("abc"), .leave(.profile)], pipe: pipe)
             #expect(again.screen == .profile("alice") && again.undo.map(\.text) == ["abc"])
+            // `^X o` holds the text for its prompt on a terminal (a pipe sets it aside at once):
+            // a cancel gives it back, a chat opened puts it on the stack.
             let open = Self.play([.type("abc"), .leave(.open)], pipe: pipe)
-            #expect(open.prompt == .name && open.undo.map(\.text) == ["abc"])
+            #expect(open.prompt == .name && open.undo.map(\.text) == (pipe ? ["abc"] : []))
+            let cancelled = Self.play([.type("abc"), .leave(.open), .interrupt], pipe: pipe)
+            #expect(cancelled.line.text == (pipe ? "" : "abc") && cancelled.undo.count == (pipe ? 1 : 0))
+            let opened = Self.play([.type("abc"), .leave(.open), .type("alice"), .enter], pipe: pipe)
+            #expect(opened.screen == .chat("alice") && opened.undo.map(\.text) == ["abc"])
         }
         let home = Self.play([.type("abc"), .leave(.back)])
         #expect(home.screen == .home && home.line.text == "abc" && home.undo.isEmpty)

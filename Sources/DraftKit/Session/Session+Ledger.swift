@@ -127,14 +127,14 @@ extension Session {
         guard !name.isEmpty else {
             navigator.question = nil
             read.settleLine(.used)
-            return enter(screen)
+            return enter(screen) + settleHeldForPrompt(backInLine: true, &read)
         }
         do throws(DraftlineError) {
             let key = try GlobalKey(validating: name)
             try checkOpenable(key)
             navigator.question = nil
             read.settleLine(.used)
-            return try open(key)
+            return settleHeldForPrompt(backInLine: false, &read) + (try open(key))
         } catch {
             giveBackCommand(&read)
             return [.error(error)]
@@ -149,18 +149,36 @@ extension Session {
         navigator.question = nil
         guard !text.isEmpty else {
             read.settleLine(.used)
-            return []
+            return Outcome(settleHeldForPrompt(backInLine: true, &read))
         }
         let command = text.hasPrefix("/") ? text : "/" + text
+        let before = screen
         do throws(DraftlineError) {
             let outcome = try Command(parsing: command, capabilities: capabilities).run(in: self)
             read.settleLine(.used)
-            return outcome + Outcome(effects: [.remember(command)])
+            let stayed = screen == before && navigator.question == nil && read.nextLine == nil
+            return outcome + Outcome(settleHeldForPrompt(backInLine: stayed, &read), effects: [.remember(command)])
         } catch {
             navigator.question = .command
             giveBackCommand(&read)
             return Outcome([.error(error)], effects: [.remember(command)])
         }
+    }
+
+    /// The text a leave key asked a prompt over where no chat keeps it (``heldForPrompt``):
+    /// back in the line as it was when the prompt is cancelled or its command stayed on
+    /// this screen (the key went nowhere); on the undo stack, said in one line, when the
+    /// user went elsewhere (the new-user trial's finding 7: a cancelled `^X o` at home had
+    /// left the line empty, the text on the undo stack).
+    func settleHeldForPrompt(backInLine: Bool, _ read: inout LineRead) -> [Report] {
+        guard let held = heldForPrompt else { return [] }
+        heldForPrompt = nil
+        guard !backInLine else {
+            read.nextLine = held
+            read.hold = .text(held)
+            return []
+        }
+        return setAside(held, from: .line, .nowhereToKeep, &read)
     }
 
     // MARK: - Sending
@@ -186,7 +204,11 @@ extension Session {
         if blank && taken.attachments.isEmpty {
             // A blank line sends nothing; the draft it cleared goes on the undo stack.
             setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
-            if let cleared = taken.text { reports += setAside(cleared, from: .draft(key), .blankLine, &read) }
+            // (The user's own line a recall replaced, on the stack now, may hold it already.)
+            let own = read.recalledOver.first?.text
+            if let cleared = taken.text, own.map({ OneInsertion(of: cleared.text, in: $0) == nil }) ?? true {
+                reports += setAside(cleared, from: .draft(key), .blankLine, &read)
+            }
             read.settleLine(.sent)
             return Outcome(reports)
         }
@@ -233,11 +255,12 @@ extension Session {
             navigator.question = nil
             read.settleLine(.used)
             read.settleRecalled(.used)
-            return navigate(with: key)
+            return settleHeldForPrompt(backInLine: false, &read) + navigate(with: key)
         case .command:
             navigator.question = nil
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            return setAsideCommand(&read, .nowhereToKeep) + navigate(with: key)
+            return settleHeldForPrompt(backInLine: false, &read) + setAsideCommand(&read, .nowhereToKeep)
+                + navigate(with: key)
         case nil:
             break
         }
@@ -251,6 +274,13 @@ extension Session {
             // pipe, onto the undo stack) with the key's error.
             if reports.contains(where: { if case .error = $0 { true } else { false } }) {
                 giveBack(read.line, &read, cause: .nowhereToKeep)
+                return reports
+            }
+            // A key that asks a prompt holds the text until the prompt ends: cancelled, or
+            // answered by a command that stays here, it comes back in the line.
+            if capabilities.editLine, navigator.question != nil {
+                heldForPrompt = read.line
+                read.settleLine(.used)
                 return reports
             }
             return setAside(read.line, from: .line, .nowhereToKeep, &read) + reports
@@ -273,11 +303,11 @@ extension Session {
             navigator.question = nil
             read.settleLine(.used)
             read.settleRecalled(.used)
-            return enter(screen)
+            return enter(screen) + settleHeldForPrompt(backInLine: true, &read)
         case .command:
             navigator.question = nil
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            return setAsideCommand(&read, .interrupted) + enter(screen)
+            return setAsideCommand(&read, .interrupted) + enter(screen) + settleHeldForPrompt(backInLine: true, &read)
         case nil:
             break
         }
@@ -330,7 +360,7 @@ extension Session {
         setAsideRecalled(unlessHeldBy: "", from: origin, &read)
         if read.question != nil {
             navigator.question = nil
-            return Outcome(enter(screen))
+            return Outcome(enter(screen) + settleHeldForPrompt(backInLine: true, &read))
         }
         let forgotten = drafts.count - (draftEmptied == nil ? 0 : 1)
         guard forgotten > 0 || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }

@@ -61,6 +61,9 @@ public final class Session {
     /// Whether the last event was a command that gave the line back empty over a draft the
     /// user had deleted from it (``keepLineEmptied(_:_:)``): no Ctrl-D warning's line.
     var lineLeftEmpty: DraftKey?
+    /// On a terminal, the text a leave key asked a prompt over (`^X o`, `^X /`) where no
+    /// chat keeps it: placed when the prompt ends (``settleHeldForPrompt(backInLine:_:)``).
+    var heldForPrompt: TextDraft?
     /// The target whose input is on screen, as the original's input view is up: entering
     /// it looked its draft up (`inputStr`), and taking it down saves (`saveInputStr`),
     /// whether a leave key, `^X /` or a typed command takes it down. `nil` while none is
