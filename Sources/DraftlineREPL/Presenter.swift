@@ -106,6 +106,19 @@ public struct Presenter {
                 undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack" : nil,
             ].compactMap { $0 }.joined(separator: " and ")
             return [info("\(what) would be forgotten: Ctrl-D again (or /quit) quits; anything else carries on")]
+        case .confirming(let count):
+            return [info("waiting for the server to confirm \(count) message\(count == 1 ? "" : "s")…")]
+        case .notConfirmed(let messages):
+            let texts = messages.map { message in
+                let text = Self.flat(message.content.isEmpty ? message.type : message.content)
+                return "'" + (text.count > 40 ? text.prefix(39) + "…" : text) + "'"
+            }
+            let count = messages.count == 1 ? "1 message" : "\(messages.count) messages"
+            return [
+                OutputLine(
+                    .error,
+                    "\(count) not confirmed by the server, so not in this history: " + texts.joined(separator: ", "))
+            ]
         case .keptOverRecall(let kept, let target, let here):
             return [info(keptOverRecall(kept.text, target: target, here: here))]
         case .setAside(let cause, let count):

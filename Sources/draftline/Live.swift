@@ -110,6 +110,33 @@ final class Live {
         }
     }
 
+    /// Quitting with sends in flight (SPEC §6: a send counts only when the server has
+    /// it): waits, showing what arrives, up to `seconds` in all for each send's fate, saying
+    /// so in one line once it takes more than `notice` seconds; an acknowledged send is
+    /// stored and shown as sent, and the session's last word names those refused or still
+    /// unanswered. Nothing when no send is in flight.
+    func confirmBeforeQuit(seconds: Double = 5, notice: Double = 0.5) {
+        let session = frontend.session
+        guard !session.live.inFlight.isEmpty else { return }
+        let start = InputWaiter.now()
+        var said = false
+        check(answering: false)
+        while !session.live.inFlight.isEmpty {
+            let now = InputWaiter.now()
+            guard now < start + seconds else { break }
+            if !said, now >= start + notice {
+                said = true
+                console.show(frontend.lines(for: [.confirming(session.live.inFlight.count)]))
+            }
+            let until = start + (said ? seconds : notice)
+            let wake = waiter.wait(
+                input: -1, handling: [], watched: feed.descriptor, timeout: min(until - now, timeout ?? until - now))
+            if case .failed = wake { break }
+            check(answering: false)
+        }
+        console.show(frontend.lines(for: session.endQuit()))
+    }
+
     /// `/wait`: shows arrivals as they come until what `wait` names is there (enough
     /// messages arrived that no earlier wait counted, or the open chat holds enough), or its
     /// seconds have passed, or an interrupt (Ctrl-C on a terminal) ends it; then the

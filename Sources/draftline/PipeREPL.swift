@@ -108,6 +108,8 @@ struct PipeREPL {
                 if erred, unchecked == nil { unchecked = number }
             }
         }
+        // A send the per-line settle gave up on is still waited for, a few seconds at most.
+        live?.confirmBeforeQuit()
         // What a stop left unrun: the checks of the input already there are listed as not
         // run (a writer that has not sent the rest is not waited for).
         if results.stopped {

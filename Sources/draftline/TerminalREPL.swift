@@ -167,6 +167,9 @@ struct TerminalREPL {
             }
             if erred, unchecked == nil { unchecked = number }
         }
+        // Sends the server has not confirmed yet: waited for (a few seconds at most) before
+        // the QUIT goes, so the history here holds what the other side got.
+        live?.confirmBeforeQuit()
         save(waiting: true)
         let recorded = recorder.map { reports?.write(record: $0.script) ?? true } ?? true
         let written = reports?.write(results, at: frontend.session.clock()) ?? true

@@ -30,6 +30,9 @@ public final class LiveState {
     /// Sends handed over and not yet acknowledged or refused, by message ID (the data
     /// directory acknowledges at once: none stays here).
     public internal(set) var inFlight: [String: InFlight] = [:]
+    /// Sends refused after the session quit: no draft takes their text back any more, so
+    /// quitting names them (``Session/endQuit()``).
+    var refusedAfterQuit: [Message] = []
 
     init(outbox: Outbox, peers: DemoPeers?) {
         self.outbox = outbox

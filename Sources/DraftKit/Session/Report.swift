@@ -49,6 +49,12 @@ public enum Report: Equatable, Sendable {
     /// Ctrl-D with this many drafts in memory and entries on the undo stack, all of which
     /// quitting forgets: a second one (or `/quit`) quits.
     case quitPending(drafts: Int, undo: Int)
+    /// Quitting waits for the server to confirm this many sends still in flight (said when
+    /// the wait is not over at once).
+    case confirming(Int)
+    /// Quitting ended with these sends not confirmed by the server (refused, or no answer
+    /// in time), oldest first: not stored on this side, and their text is not kept.
+    case notConfirmed([Message])
     /// What the line held before a history recall is now the target's draft (the recalled
     /// command ran or failed over it), and the next edit line does not show it; `here`
     /// when the target is still on screen.

@@ -55,6 +55,11 @@ extension Session {
                 + live.heard([sent.message], from: identity, to: sent.target)
         case .failed(let error):
             hadSendFailure = true
+            // After quitting no draft takes it back: quitting names it (``endQuit()``).
+            guard !hasQuit else {
+                live.refusedAfterQuit.append(sent.message)
+                return []
+            }
             let key = sent.target.draftKey
             guard !sent.part.isEmpty else { return [.error(.notSent(error))] }
             let typed = screen.target == sent.target && question == nil
@@ -67,6 +72,22 @@ extension Session {
             return rules.setAside(sent.part, from: .draft(key), because: .sendFailedAside).map(Report.draft)
                 + [.error(.notSentSetAside(error, text: String(text.prefix(40))))]
         }
+    }
+
+    /// The end of quitting, once the front end has waited (a few seconds at most) for each
+    /// send still in flight: those acknowledged meanwhile were stored and shown as sent
+    /// (``receive(_:)-(FeedSlice)``); those refused or still unanswered are named in one
+    /// line, so that no message the other side may have goes unsaid (SPEC §6: a send is
+    /// acknowledged only when the server has it). They are no longer waited for.
+    public func endQuit() -> [Report] {
+        let unconfirmed = (live.refusedAfterQuit + live.inFlight.values.map(\.message)).sorted {
+            ($0.sentAt, $0.messageID) < ($1.sentAt, $1.messageID)
+        }
+        live.refusedAfterQuit = []
+        live.inFlight = [:]
+        guard !unconfirmed.isEmpty else { return [] }
+        hadSendFailure = true
+        return [.notConfirmed(unconfirmed)]
     }
 
     /// Whether what `wait` waits for is there: enough arrivals that no earlier wait
