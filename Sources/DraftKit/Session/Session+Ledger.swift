@@ -173,12 +173,9 @@ extension Session {
     func settleHeldForPrompt(backInLine: Bool, _ read: inout LineRead) -> [Report] {
         guard let held = heldForPrompt else { return [] }
         heldForPrompt = nil
-        guard !backInLine else {
-            read.nextLine = held
-            read.hold = .text(held)
-            return []
-        }
-        return setAside(held, from: .line, .nowhereToKeep, &read)
+        guard backInLine else { return setAside(held, from: .line, .nowhereToKeep, &read) }
+        giveBack(held, &read)
+        return []
     }
 
     // MARK: - Sending
@@ -206,7 +203,7 @@ extension Session {
             setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
             // (The user's own line a recall replaced, on the stack now, may hold it already.)
             let own = read.recalledOver.first?.text
-            if let cleared = taken.text, own.map({ OneInsertion(of: cleared.text, in: $0) == nil }) ?? true {
+            if let cleared = taken.text, !(own.map { read.recalledHeld(cleared, by: $0) } ?? false) {
                 reports += setAside(cleared, from: .draft(key), .blankLine, &read)
             }
             read.settleLine(.sent)
