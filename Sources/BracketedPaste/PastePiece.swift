@@ -1,6 +1,7 @@
-/// A piece of text read whole, a piped line or one of the tour's steps: a key, or a paste
-/// (``PasteScanner``'s grammar; the text's end is where its input pauses, so its last end
-/// marker ends a paste, and a paste with no end marker runs to the text's end).
+/// A piece of text read whole, a piped line or one of the tour's steps, and what a line
+/// editor's key source gives: a key, or a paste (``PasteScanner``'s grammar; the text's end
+/// is where its input pauses, so its last end marker ends a paste, and a paste with no end
+/// marker runs to the text's end).
 public enum PastePiece: Equatable, Sendable {
     /// A key outside any paste.
     case key(Unicode.Scalar)

@@ -53,18 +53,13 @@ public final class LineEditor {
     public var completer: ((String) -> Completion)?
 
     /// Where keystrokes come from: `nil` for the terminal; otherwise a closure that
-    /// returns the next key or a whole paste, or `nil` for end of input.
+    /// returns the next key or a whole paste (its line breaks as `\n` or `\r`), or `nil` for
+    /// end of input.
     ///
     /// Keys from a source go through the editor exactly as typed ones do: bindings fire,
     /// the pre-fill works, Ctrl-C (U+0003) interrupts the read; a paste is inserted as a
     /// terminal's is. draftline's tour types with it.
-    public var keySource: (() -> SourcedKey?)?
-
-    /// What a key source gives: a key, or a paste (its line breaks as `\n` or `\r`).
-    public enum SourcedKey: Equatable, Sendable {
-        case key(Unicode.Scalar)
-        case paste(String)
-    }
+    public var keySource: (() -> PastePiece?)?
 
     /// Something besides the keyboard that a read waits for: a descriptor, a time, or
     /// both, and what to do when one comes.

@@ -153,16 +153,13 @@ final class Pacer {
 
     /// The next key or paste, after the pause; `nil` (end of input) when the tour was
     /// stopped.
-    func next() -> LineEditor.SourcedKey? {
+    func next() -> PastePiece? {
         guard !stopped, index < keys.count else { return nil }
         if skipping { discardPressedKeys() }
         wait(index == 0 ? firstDelay : keyDelay)
         guard !stopped else { return nil }
         defer { index += 1 }
-        switch keys[index] {
-        case .key(let scalar): return .key(scalar)
-        case .paste(let text): return .paste(text)
-        }
+        return keys[index]
     }
 
     /// Keys pressed to skip ahead are the tour's, not text: read and dropped (Ctrl-C among
