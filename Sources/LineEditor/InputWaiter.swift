@@ -106,10 +106,6 @@ public final class InputWaiter {
         }
     }
 
-    /// Seconds on the monotonic clock.
-    public static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// Seconds on the monotonic clock (`SuspendingClock`: `CLOCK_MONOTONIC` on Linux).
+    public static func now() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
 }

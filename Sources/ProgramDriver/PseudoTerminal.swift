@@ -271,13 +271,9 @@ public final class PseudoTerminal {
     /// Sends a signal to the child.
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
-    /// Seconds on the monotonic clock (`CLOCK_MONOTONIC`): deadlines do not move when the
-    /// wall clock does.
-    public static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// Seconds on the monotonic clock (`SuspendingClock`: `CLOCK_MONOTONIC` on Linux):
+    /// deadlines do not move when the wall clock does.
+    public static func now() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
 
     /// Reads what is available until the deadline; returns whether anything came.
     private func pump(until deadline: Double) throws -> Bool {

@@ -17,11 +17,7 @@ extension Benchmark {
                 + "(at least \(Int(limit))) \(verdict)")
     }
 
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    static func now() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
 
     static func time(_ body: () throws -> Void) rethrows -> Double {
         let start = now()

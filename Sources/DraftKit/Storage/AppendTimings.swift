@@ -1,5 +1,3 @@
-import Glibc
-
 /// Where the time of appends went, summed over every append since the history was opened
 /// (or since ``reset()``): for the benchmark, which prints it per send.
 public struct AppendTimings: Sendable {
@@ -33,15 +31,8 @@ public struct AppendTimings: Sendable {
     mutating func measure<T, E: Error>(
         _ phase: WritableKeyPath<AppendTimings, Double>, _ body: () throws(E) -> T
     ) throws(E) -> T {
-        let start = Self.now()
-        defer { self[keyPath: phase] += Self.now() - start }
+        let start = SuspendingClock.now
+        defer { self[keyPath: phase] += (SuspendingClock.now - start) / .seconds(1) }
         return try body()
-    }
-
-    /// Seconds on the monotonic clock.
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }

@@ -103,11 +103,11 @@ final class FileLock {
     static func take(
         _ file: FileDescriptor, _ operation: Int32, path: String, limit: Double?, onWait: ((LockWait) -> Void)?
     ) throws(FileError) {
-        let start = MonotonicClock.now()
+        let start = SuspendingClock.now
         var noticed = false
         while true {
             if try file.lock(operation | LOCK_NB) { return }
-            let waited = MonotonicClock.now() - start
+            let waited = (SuspendingClock.now - start) / .seconds(1)
             func wait() -> LockWait {
                 LockWait(path: path, holders: (try? file.status()).map(LockHolder.holders) ?? [], waited: waited)
             }
@@ -122,14 +122,5 @@ final class FileLock {
             // on a loaded machine). Tried every millisecond it finds one.
             usleep(waited < noticeAfter ? 1_000 : 10_000)
         }
-    }
-}
-
-/// The monotonic clock, in seconds (`clock_gettime(CLOCK_MONOTONIC)`).
-enum MonotonicClock {
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

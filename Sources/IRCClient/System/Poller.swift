@@ -84,13 +84,9 @@ final class Poller {
         return poll(&entry, 1, Int32(max(0, timeout) * 1000)) > 0
     }
 
-    /// The monotonic clock, in seconds (`clock_gettime` `CLOCK_MONOTONIC`): the clock the
-    /// timer's deadlines are on.
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// The monotonic clock, in seconds (`SuspendingClock`: `CLOCK_MONOTONIC` on Linux, the
+    /// clock the timer's deadlines are on).
+    static func now() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
 
     private func control(_ operation: Int32, _ target: Int32, events: UInt32) throws(ConnectionError) {
         var event = epoll_event(events: events, data: epoll_data_t(fd: target))
