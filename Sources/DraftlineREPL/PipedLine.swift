@@ -47,23 +47,26 @@ public struct PipedLine {
 
     public init() {}
 
-    /// The edit line being typed: its text, cursor, and what of it was pasted.
+    /// The edit line being typed: its text, cursor, and where its parts came from.
     private struct Working {
         var scalars: [Unicode.Scalar]
         var cursor: Int
-        var pasted = PastedRanges()
+        var marks: LineMarks
 
-        init(_ draft: TextDraft) {
+        /// A line given `draft`, with the marks it carries (``LineOrigin/pasted``,
+        /// ``LineOrigin/inserted``).
+        init(_ draft: TextDraft, origin: LineOrigin = .typed) {
             scalars = Array(draft.text.unicodeScalars)
             cursor = draft.cursor
+            marks = LineMarks(givenText: !scalars.isEmpty, pasted: origin.pasted, inserted: origin.inserted)
         }
 
         var draft: TextDraft { TextDraft(text: String(String.UnicodeScalarView(scalars)), cursor: cursor) }
-        var origin: LineOrigin { LineOrigin(pasted: pasted.ranges) }
+        var origin: LineOrigin { LineOrigin(pasted: marks.pasted.ranges, inserted: marks.inserted?.runs ?? []) }
 
         /// Inserts at the cursor; a paste into text already there is marked as pasted.
         mutating func insert(_ text: [Unicode.Scalar], pasting: Bool) {
-            pasted.replace(cursor..<cursor, count: text.count, pasted: pasting && !scalars.isEmpty)
+            marks.replace(cursor..<cursor, count: text.count, pasted: pasting && !scalars.isEmpty)
             scalars.insert(contentsOf: text, at: cursor)
             cursor += text.count
         }
@@ -73,15 +76,15 @@ public struct PipedLine {
             let end = min(end ?? cursor + 1, scalars.count)
             guard cursor < end else { return }
             scalars.removeSubrange(cursor..<end)
-            pasted.replace(cursor..<end, count: 0, pasted: false)
+            marks.replace(cursor..<end, count: 0, pasted: false)
         }
     }
 
     /// Plays `line`: `handle` gets each event in order, with where its line's text came
     /// from; `prefill` says what a fresh line starts with at that moment (it changes as
-    /// events are handled).
+    /// events are handled), and the marks it carries.
     public mutating func play(
-        _ line: String, prefill: () -> TextDraft?, handle: (InputEvent, LineOrigin) -> Void
+        _ line: String, prefill: () -> (TextDraft, LineOrigin)?, handle: (InputEvent, LineOrigin) -> Void
     ) {
         // The line after a key or some typing; nil while it is the pre-fill, untouched.
         var working: Working? = unfinishedLine
@@ -89,7 +92,9 @@ public struct PipedLine {
         var endedWithKey = false
         unfinishedLine = nil
 
-        func current() -> Working { working ?? Working(prefill() ?? TextDraft(text: "")) }
+        func current() -> Working {
+            working ?? prefill().map { Working($0, origin: $1) } ?? Working(TextDraft(text: ""))
+        }
         func restart() {
             working = nil
             fresh = true
@@ -140,7 +145,10 @@ public struct PipedLine {
                     edit(now)
                 }
             case "\u{15}":
-                edit(Working(TextDraft(text: "")))
+                var now = current()
+                now.cursor = 0
+                now.deleteForward(to: now.scalars.count)
+                edit(now)
             case "\u{7F}", "\u{8}":
                 var now = current()
                 if now.cursor > 0 {
@@ -179,7 +187,7 @@ public struct PipedLine {
 
     /// Plays `line`, for a caller that needs only the events.
     public mutating func play(_ line: String, prefill: () -> TextDraft?, handle: (InputEvent) -> Void) {
-        play(line, prefill: prefill) { event, _ in handle(event) }
+        play(line, prefill: { prefill().map { ($0, .typed) } }) { event, _ in handle(event) }
     }
 
     /// The events one piped line stands for, on its own, given a pre-fill that does not

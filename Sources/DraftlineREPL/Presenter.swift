@@ -279,6 +279,7 @@ public struct Presenter {
         case .replacedBySend: return "the line that replaced this draft did not hold it: /undo brings it back"
         case .replacedByRecall: return "a recalled line replaced this text: /undo brings it back"
         case .keptOverRecall: return "a recalled command ran: the line it replaced is the draft"
+        case .editedAroundCommand: return "a command typed into the draft ran: the draft keeps your edits"
         case .nowhereToKeep: return "nothing here keeps a draft: /undo brings it back"
         case .lineTooLong: return "a line over 64 KiB cannot be entered: /undo brings it back to shorten"
         case .interrupted: return "Ctrl-C abandons the line: /undo brings it back"

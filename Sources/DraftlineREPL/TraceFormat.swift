@@ -87,7 +87,8 @@ public enum TraceFormat: String, Sendable {
         case .sending:
             return "inputKey_delegate:" + key
         case .blankLine, .attached, .detached, .sendFailed, .sendFailedAside, .replacedBySend, .replacedByRecall,
-            .keptOverRecall, .nowhereToKeep, .lineTooLong, .interrupted, .discardCommand, .undo, .quitting:
+            .keptOverRecall, .editedAroundCommand, .nowhereToKeep, .lineTooLong, .interrupted, .discardCommand, .undo,
+            .quitting:
             return nil
         }
     }
@@ -120,6 +121,7 @@ public enum TraceFormat: String, Sendable {
         case .replacedBySend: return "replaced-by-send"
         case .replacedByRecall: return "replaced-by-recall"
         case .keptOverRecall: return "kept-over-recall"
+        case .editedAroundCommand: return "edited-around-command"
         case .nowhereToKeep: return "nowhere-to-keep"
         case .lineTooLong: return "line-too-long"
         case .interrupted: return "interrupt"

@@ -131,8 +131,8 @@ public final class IRCTransport: Transport {
             return .left(hasDraft: event.kind != .removed && !event.draft.isEmpty)
         case .sending, .blankLine, .replacedBySend, .sendFailedAside, .interrupted, .discardCommand, .quitting:
             return event.kind == .unchanged ? nil : .draftGone
-        case .attached, .detached, .entering, .sendFailed, .replacedByRecall, .keptOverRecall, .lineTooLong,
-            .nowhereToKeep, .undo:
+        case .attached, .detached, .entering, .sendFailed, .replacedByRecall, .keptOverRecall,
+            .editedAroundCommand, .lineTooLong, .nowhereToKeep, .undo:
             return nil
         }
     }

@@ -66,7 +66,7 @@ extension LineEditor {
             recalledOver.removeAll { $0.text == own.text }
             isShowingRecall = false
             lastRecalled = nil
-            pasted = ownPasted
+            marks = ownMarks
             remember(lineState)
             // libedit saves the line again at the next recall: what the user types from here
             // on is their own line then, not this one.
@@ -84,8 +84,8 @@ extension LineEditor {
             return
         }
         // A recalled line is none of the user's pastes; theirs come back with their line.
-        if !isShowingRecall { ownPasted = pasted }
-        pasted.removeAll()
+        if !isShowingRecall { ownMarks = marks }
+        marks = LineMarks(givenText: false)
         seenLine = nil
         lastRecalled = now
         isShowingRecall = true

@@ -38,6 +38,10 @@ extension LineEditor {
         /// there, wherever later edits moved them; a paste onto an empty line is not here:
         /// it is like typing the line.
         public var pasted: [Range<Int>]
+        /// The parts of a line that was given text (a pre-fill) typed or pasted since it was
+        /// given, wherever later edits moved them, marks it carried in included (``LineMarks``);
+        /// empty in a line given none.
+        public var inserted: [Range<Int>]
         /// How many keys the read took, the one that ended it included (a pre-fill is not a
         /// key; a paste, a cursor key are): 1 when the first key ended the read (a Ctrl-D
         /// right after the previous read), 0 when no key did (the terminal went away).

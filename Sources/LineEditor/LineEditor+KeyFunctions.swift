@@ -76,8 +76,9 @@ extension LineEditor {
             insertVerbatim(pending.text)
             // el_cursor moves as far as it can and returns where it is: nothing to check.
             if pending.back > 0 { _ = el_cursor(editLine, -pending.back) }
-            // A line given back keeps what was pasted in it.
-            pasted = PastedRanges(pendingPrefillPasted)
+            // A line given back keeps its marks: what was pasted, what was typed since its
+            // baseline.
+            marks = pendingPrefillMarks
             remember(lineState)
             return UInt8(CC_REFRESH)
         case .paste:

@@ -44,7 +44,7 @@ extension LineEditor {
             let inserted = insertVerbatim(text)
             let count = lineState.text.unicodeScalars.count - line.text.unicodeScalars.count
             currentPaste = Paste(start: paste.start, count: paste.count + count, intoText: paste.intoText)
-            pasted.replace(line.cursor..<line.cursor, count: count, pasted: paste.intoText)
+            marks.replace(line.cursor..<line.cursor, count: count, pasted: paste.intoText)
             remember(lineState)
             return UInt8(inserted ? CC_REFRESH : CC_REFRESH_BEEP)
         case .end(nil):
@@ -53,7 +53,7 @@ extension LineEditor {
         case .end(let bytes?):
             if let paste = currentPaste, paste.count > 0 {
                 el_deletestr(editLine, Int32(clamping: paste.count))
-                pasted.replace((line.cursor - paste.count)..<line.cursor, count: 0, pasted: false)
+                marks.replace((line.cursor - paste.count)..<line.cursor, count: 0, pasted: false)
                 remember(lineState)
             }
             currentPaste = nil
@@ -62,14 +62,14 @@ extension LineEditor {
         }
     }
 
-    /// Notes the edits made since the last look, so the pasted parts move with the text
-    /// around them: the line before and after tell what one edit replaced (at the cursor,
-    /// where libedit's edits are; a recall replaced the whole line). Costs a look at the
-    /// line only while some of it is pasted.
+    /// Notes the edits made since the last look, so the marks (``LineMarks``) move with the
+    /// text around them: the line before and after tell what one edit replaced (at the
+    /// cursor, where libedit's edits are; a recall replaced the whole line). Costs a look at
+    /// the line only while some of it is pasted or the line was given text.
     ///
     /// Wraps `el_wline`.
     func trackEdits() {
-        guard !pasted.ranges.isEmpty, let before = seenLine else {
+        guard marks.isWatching, let before = seenLine else {
             seenLine = nil
             return
         }
@@ -81,13 +81,13 @@ extension LineEditor {
         defer { seenLine = (now, cursor) }
         guard now != before.text else { return }
         let (old, count) = Self.edit(from: before.text, cursor: before.cursor, to: now, cursor: cursor)
-        pasted.replace(old, count: count, pasted: false)
+        marks.replace(old, count: count, pasted: false)
     }
 
-    /// Starts watching the line as it is now, when some of it is pasted.
+    /// Starts watching the line as it is now, when its marks need it.
     func remember(_ line: Line) {
         seenLine =
-            pasted.ranges.isEmpty ? nil : (line.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }, line.cursor)
+            !marks.isWatching ? nil : (line.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }, line.cursor)
     }
 
     /// The one edit that made `new` from `old`: the part of `old` replaced, and how many

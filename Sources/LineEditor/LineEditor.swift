@@ -149,16 +149,16 @@ public final class LineEditor {
     var pendingPaste: PendingPaste?
     /// The paste being inserted, piece by piece (``Paste``).
     var currentPaste: Paste?
-    /// The parts of the line pasted into text already there (``Input/pasted``).
-    var pasted = PastedRanges()
+    /// Where the line's parts came from (``Input/pasted``, ``Input/inserted``).
+    var marks = LineMarks(givenText: false)
     /// Those of the user's own line, while a recall shows another.
-    var ownPasted = PastedRanges()
-    /// The line as ``trackEdits()`` last saw it, while some of it is pasted.
+    var ownMarks = LineMarks(givenText: false)
+    /// The line as ``trackEdits()`` last saw it, while its marks need it.
     var seenLine: (text: [wchar_t], cursor: Int)?
     /// Whether a key source's paste was just inserted: its end comes next.
     var sourcedPasteEnds = false
-    /// What of the pre-fill was pasted, inserted with it.
-    var pendingPrefillPasted: [Range<Int>] = []
+    /// The pre-fill's marks, taken on with it.
+    var pendingPrefillMarks = LineMarks(givenText: false)
     var leftWith: String?
     var interruptedByKey = false
     var slots: [(name: String, action: Slot)] = []
@@ -293,8 +293,12 @@ public final class LineEditor {
     /// verbatim, and the cursor at `cursor` (Unicode scalars from the start; the end when
     /// `nil`). The prompt is shown as given. Bracketed paste is on while the line is read
     /// (`ESC [?2004h`, written when libedit first asks for a key: the terminal is in raw
-    /// mode and the line drawn), and off again before this returns.
-    public func readLine(prompt: String, prefill: String = "", cursor: Int? = nil, pasted: [Range<Int>] = []) -> Input {
+    /// mode and the line drawn), and off again before this returns. `pasted` and `inserted`
+    /// are the pre-fill's marks from an earlier read (``Input/pasted``, ``Input/inserted``).
+    public func readLine(
+        prompt: String, prefill: String = "", cursor: Int? = nil, pasted: [Range<Int>] = [],
+        inserted: [Range<Int>] = []
+    ) -> Input {
         setPrompt(prompt)
         leftWith = nil
         interruptedByKey = false
@@ -302,10 +306,10 @@ public final class LineEditor {
         pendingPaste = nil
         currentPaste = nil
         sourcedPasteEnds = false
-        self.pasted = PastedRanges()
-        ownPasted = PastedRanges()
+        marks = LineMarks(givenText: false)
+        ownMarks = marks
         seenLine = nil
-        pendingPrefillPasted = prefill.isEmpty ? [] : pasted
+        pendingPrefillMarks = LineMarks(givenText: !prefill.isEmpty, pasted: pasted, inserted: inserted)
         editedText = prefill
         queuedKeys = []
         linesBeforeKeys = []
@@ -348,11 +352,16 @@ public final class LineEditor {
             ownLine = nil
             isShowingRecall = false
         }
-        let pastedParts = self.pasted.ranges
+        let pastedParts = marks.pasted.ranges
         func input(_ ending: Input.Ending, _ line: Line) -> Input {
-            Input(
+            // (Enter's newline, which libedit puts at the line's end, is none of its text.)
+            let count = line.text.unicodeScalars.count
+            let inserted = (marks.inserted?.runs ?? []).compactMap { run in
+                run.lowerBound < count ? run.lowerBound..<min(run.upperBound, count) : nil
+            }
+            return Input(
                 ending: ending, line: line, recalledOver: recalled, source: source, pasted: pastedParts,
-                keysRead: keysRead)
+                inserted: inserted, keysRead: keysRead)
         }
         if let function = leftWith {
             leftWith = nil

@@ -99,7 +99,14 @@ struct PipeREPL {
                     if piped.unfinished == nil, PipedLine.startsWithEditingKey(text) {
                         _ = frontend.session.resumeLineToEnterAgain()
                     }
-                    piped.play(text, prefill: { frontend.prefill }, handle: handle)
+                    let session = frontend.session
+                    piped.play(
+                        text,
+                        prefill: {
+                            session.prefill.map {
+                                ($0, LineOrigin(pasted: session.linePasted, inserted: session.lineInserted))
+                            }
+                        }, handle: handle)
                 }
                 if failed {
                     stop(at: number)

@@ -192,12 +192,13 @@ struct TerminalREPL {
     ) -> (InputEvent, LineOrigin) {
         let start = frontend.session.line
         let input = editor.readLine(
-            prompt: frontend.prompt, prefill: start.text, cursor: start.cursor, pasted: frontend.session.linePasted)
+            prompt: frontend.prompt, prefill: start.text, cursor: start.cursor, pasted: frontend.session.linePasted,
+            inserted: frontend.session.lineInserted)
         let line = TextDraft(text: input.line.text, cursor: input.line.cursor)
         let recalled = LineOrigin(
             recalledOver: input.recalledOver.map { TextDraft(text: $0.text, cursor: $0.cursor) },
             kind: input.source == .own ? .own : input.source == .recalled ? .recalled : .recalledAndChanged,
-            pasted: input.pasted)
+            pasted: input.pasted, inserted: input.inserted)
         switch input.ending {
         case .entered:
             return (.line(input.line.text), recalled)

@@ -92,6 +92,24 @@ struct PasteScannerTests {
         #expect(ranges.contains(4) && !ranges.contains(8))
     }
 
+    /// The runs typed into a line given text keep apart: text typed at a run's end or inside
+    /// it goes on with it; at its start (the given text's end there) it is a run of its own.
+    @Test func typedRunsKeepApartThroughEdits() {
+        var runs = InsertedRuns([9..<18])  // "draft one /histroy": the attempt given back
+        runs.replace(0..<0, count: 1)  // `Ctrl-A X`
+        #expect(runs.runs == [0..<1, 10..<19])
+        runs.replace(10..<10, count: 1)  // at the attempt's start: the draft's end, a run of its own
+        #expect(runs.runs == [0..<1, 10..<11, 11..<20])
+        runs.replace(20..<20, count: 2)  // at its end: it goes on
+        #expect(runs.runs == [0..<1, 10..<11, 11..<22])
+        runs.replace(13..<22, count: 0)  // the attempt deleted but its first two
+        #expect(runs.runs == [0..<1, 10..<11, 11..<13])
+        runs.replace(12..<13, count: 5)  // replaced inside it: one run still
+        #expect(runs.runs == [0..<1, 10..<11, 11..<17])
+        runs.replace(0..<17, count: 0)  // all gone
+        #expect(runs.runs.isEmpty && runs.count == 0)
+    }
+
     @Test func lineBreaksOfAPasteAreLFAcrossPieces() {
         var breaks = LineBreaks()
         #expect(breaks.normalize(Self.scalars("a\r")) == ["a", "\n"])
@@ -103,7 +121,9 @@ struct PasteScannerTests {
     @Test func aPasteIntoADraftIsAMessageAndOnAnEmptyLineACommand() {
         var piped = PipedLine()
         var seen: [(InputEvent, LineOrigin)] = []
-        piped.play("\u{1B}[200~/etc/hosts x\u{1B}[201~", prefill: { TextDraft(text: "see ") }) { seen.append(($0, $1)) }
+        piped.play("\u{1B}[200~/etc/hosts x\u{1B}[201~", prefill: { (TextDraft(text: "see "), .typed) }) {
+            seen.append(($0, $1))
+        }
         #expect(seen.map(\.0) == [.line("see /etc/hosts x")])
         #expect(seen.map(\.1.pasted) == [[4..<16]])
         seen = []

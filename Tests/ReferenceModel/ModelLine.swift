@@ -18,12 +18,51 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
 
     public private(set) var scalars: [Unicode.Scalar] = []
     public private(set) var origins: [Origin] = []
+    /// Which stretch of typing (or pasting) each character came in, since the line was
+    /// given its text: `nil` for the text it was given. Text typed right after a character
+    /// of a stretch goes on with that stretch; typed anywhere else, it starts one of its
+    /// own (SPEC §1a "the line's baseline": a command typed into the draft stays that
+    /// command however the text around it is edited).
+    public private(set) var stretches: [Int?] = []
+    private var stretchesBegun = 0
     public var cursor = 0
 
     public init(_ text: String = "", cursor: Int? = nil, origin: Origin = .draft) {
         scalars = Array(text.unicodeScalars)
         origins = Array(repeating: origin, count: scalars.count)
+        stretches = Array(repeating: nil, count: scalars.count)
         self.cursor = min(cursor ?? scalars.count, scalars.count)
+    }
+
+    /// Lines are equal in their text, its origins and the cursor (not in the stretches).
+    public static func == (left: ModelLine, right: ModelLine) -> Bool {
+        left.scalars == right.scalars && left.origins == right.origins && left.cursor == right.cursor
+    }
+
+    /// The line as given text: all of it is what it was given (a line kept as the baseline),
+    /// what a recall put there included.
+    public mutating func forgetStretches() {
+        stretches = Array(repeating: nil, count: scalars.count)
+        origins = origins.map { $0 == .recalled ? .draft : $0 }
+    }
+
+    /// The stretches typed into the text the line was given, in order, as ranges of it;
+    /// empty when nothing of the given text is left (then the line is all new).
+    public var typedStretches: [Range<Int>] {
+        guard stretches.contains(nil) else { return [] }
+        var result: [Range<Int>] = []
+        var start = 0
+        while start < stretches.count {
+            guard let stretch = stretches[start] else {
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < stretches.count && stretches[end] == stretch { end += 1 }
+            result.append(start..<end)
+            start = end
+        }
+        return result
     }
 
     public var text: String { String(String.UnicodeScalarView(scalars)) }
@@ -39,12 +78,19 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
         let new = Array(typed.unicodeScalars)
         scalars.insert(contentsOf: new, at: cursor)
         origins.insert(contentsOf: Array(repeating: origin, count: new.count), at: cursor)
+        var stretch = cursor > 0 ? stretches[cursor - 1] : nil
+        if stretch == nil {
+            stretchesBegun += 1
+            stretch = stretchesBegun
+        }
+        stretches.insert(contentsOf: Array(repeating: stretch, count: new.count), at: cursor)
         cursor += new.count
     }
 
     private mutating func delete(_ range: Range<Int>) {
         scalars.removeSubrange(range)
         origins.removeSubrange(range)
+        stretches.removeSubrange(range)
     }
 
     /// Backspace (ed-delete-prev-char): the character before the cursor.

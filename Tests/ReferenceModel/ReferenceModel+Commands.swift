@@ -16,7 +16,8 @@ extension ReferenceModel {
 
     /// A command entered at the edit line: typed into a restored draft, typed on its own, or
     /// recalled over the user's own line (`own`).
-    mutating func run(_ command: String, entered: ModelLine, own recalledOver: ModelLine?) {
+    @discardableResult
+    mutating func run(_ command: String, entered: ModelLine, own recalledOver: ModelLine?) -> Outcome {
         // SPEC §1a "a recalled command entered over text": "text that was in the line before
         // the recall (a restored draft and what was typed into it) stays: as the draft, or
         // on the undo stack with the notice". That text is the user's latest before the
@@ -68,6 +69,9 @@ extension ReferenceModel {
             baseline = ModelLine(own.text, cursor: own.cursor, origin: .draft)
             draftDisplaced = false
         }
+        // (It goes on the stack as the command is entered, before the command runs: `/undo`
+        // typed over a recall brings back the line the recall replaced.)
+        if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
         let before = screen
         let outcome = perform(command)
         // (`/open` of the chat that is open stays in it: "already in the chat".)
@@ -96,30 +100,52 @@ extension ReferenceModel {
                 // "a / typed onto a restored draft": "gives the whole line back unchanged".
                 giveBack(entered)
                 if !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
-                if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             }
         case .stayed:
             // SPEC §1a "a command typed into a restored draft": "the command runs and the
             // draft stays exactly as restored"; a command "never changes the draft" (§1).
             // Where no chat is open, the text kept there stays as the draft would.
-            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             keepKept(entered)
             restore()
         case .filledLine:
-            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
+            break
         case .went(let next):
-            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             keepKept(entered)
             if case .chat = next { leaveKept(entered) } else if key != nil { leaveKept(entered) }
             go(to: next)
             restore()
         case .wentBack:
-            if let homeless { push(homeless.text, origin: nil, cursor: homeless.cursor) }
             keepKept(entered)
             if key != nil { leaveKept(entered) }
             if screens.count > 1, case .chat = screens[screens.count - 2] { leaveKept(entered) }
             _ = back()
             restore()
+        }
+        return outcome
+    }
+
+    /// SPEC §1a "the line's baseline", with the text around the typed command edited
+    /// (issue 28's second trial: `Ctrl-A X` after a failed `/histroy` had sent it): the
+    /// command runs with the draft as the user made it around the command (`rest`), which is
+    /// the draft from then on, since what they typed there is theirs (the law); a command
+    /// that fails gives the whole line back and leaves the draft as it was.
+    mutating func runEdited(_ command: String, entered: ModelLine, rest: ModelLine) {
+        let before = (
+            draft: key.flatMap { drafts[$0] }, attempt: key.flatMap { attempts[$0] }, kept: kept, baseline: baseline
+        )
+        if let key { store(rest.text, cursor: rest.cursor, in: key) } else { kept = rest }
+        baseline = rest
+        guard run(command, entered: entered, own: nil) == .failed else { return }
+        if let key {
+            drafts[key] = before.draft
+            attempts[key] = before.attempt
+        }
+        kept = before.kept
+        baseline = before.baseline
+        if onPipe {
+            let again = enterAgain
+            restore()
+            enterAgain = again
         }
     }
 

@@ -5,6 +5,9 @@ extension ReferenceModel {
         case empty, blank, refused
         case message(String)
         case command(String)
+        /// A command typed into the draft as the user edited it around the command; `rest`
+        /// is that draft.
+        case commandInEdited(String, rest: ModelLine)
     }
 
     /// Whether `text` starts a command: `/` and not `//` (SPEC §1 "commands").
@@ -24,6 +27,11 @@ extension ReferenceModel {
                 typed.text.utf8.count <= Self.lineLimit
             {
                 return .command(typed.text)
+            }
+            if case .commandInEdited(let command, _)? = editedCommand(entered, recalled: recalled),
+                command.utf8.count <= Self.lineLimit
+            {
+                return editedCommand(entered, recalled: recalled) ?? .refused
             }
             return .refused
         }
@@ -51,11 +59,45 @@ extension ReferenceModel {
                 return entered.text.allSatisfy(\.isWhitespace) ? .blank : .message(entered.text)
             }
         }
+        if let edited = editedCommand(entered, recalled: recalled) { return edited }
         // SPEC §1 "commands": a line that starts with `/` is a command; "a paste is text":
         // "on an empty edit line a pasted line is like a typed one".
         if Self.isCommand(entered.text) { return .command(entered.text) }
         let message = entered.text.hasPrefix("//") ? String(entered.text.dropFirst()) : entered.text
         return message.allSatisfy(\.isWhitespace) ? .blank : .message(message)
+    }
+
+    /// A command typed into the draft as the user edited it around the command, or a `//`.
+    func editedCommand(_ entered: ModelLine, recalled: Bool) -> Verdict? {
+        // SPEC §1a "the line's baseline": "Enter again after a failed command is a command
+        // attempt again, a corrected command runs with the draft as it was, and deleting the
+        // typed `/…` makes the line a plain draft", however the text around the typed part
+        // was edited since: a stretch typed into the draft whose first character after
+        // spaces is a typed `/` is a command attempt (`//` a literal `/`), and the rest of the
+        // line is the draft as the user made it.
+        // (A recalled line given back is history's text, not the draft's: it is judged whole.)
+        guard !recalled, !draftDisplaced, !baseline.isEmpty, entered.text != baseline.text,
+            entered.insertion(into: baseline.text) == nil, !entered.origins.contains(.recalled)
+        else { return nil }
+        var literal: String?
+        for stretch in entered.typedStretches {
+            let spaces = entered.scalars[stretch].prefix { $0 == " " || $0 == "\t" }.count
+            let start = stretch.lowerBound + spaces
+            guard start < stretch.upperBound, entered.scalars[start] == "/", entered.origins[start] == .typed
+            else { continue }
+            let text = String(String.UnicodeScalarView(entered.scalars[start..<stretch.upperBound]))
+            if text.hasPrefix("//") {
+                var scalars = entered.scalars
+                scalars.remove(at: start)
+                literal = literal ?? String(String.UnicodeScalarView(scalars))
+                continue
+            }
+            var rest = entered.scalars
+            rest.removeSubrange(stretch)
+            let draft = ModelLine(String(String.UnicodeScalarView(rest)), cursor: stretch.lowerBound, origin: .draft)
+            return .commandInEdited(text, rest: draft)
+        }
+        return literal.map(Verdict.message)
     }
 
     // MARK: - Enter
@@ -76,6 +118,7 @@ extension ReferenceModel {
         case .refused: refuse(entered, own: own)
         case .message(let text): send(text, entered: entered, own: own)
         case .command(let command): run(command, entered: entered, own: own)
+        case .commandInEdited(let command, let rest): runEdited(command, entered: entered, rest: rest)
         }
     }
 
@@ -146,6 +189,7 @@ extension ReferenceModel {
             } else {
                 // Given back to keep: the screen's baseline from now on.
                 giveBack(entered)
+                line.forgetStretches()
                 kept = line
                 baseline = line
             }
@@ -234,6 +278,7 @@ extension ReferenceModel {
                     line = ModelLine()
                 } else {
                     // Kept for the user: that screen's baseline from now on (as after Enter).
+                    line.forgetStretches()
                     kept = line
                     baseline = line
                     startedFromDraft = false

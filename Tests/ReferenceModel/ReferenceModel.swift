@@ -411,6 +411,9 @@ public struct ReferenceModel: Sendable {
         } else {
             line = kept ?? ModelLine()
         }
+        // (What the line is given is its text: nothing in it typed since, but the attempt a
+        // draft was kept with: typed into its baseline, it is the part typed.)
+        if attempt == nil { line.forgetStretches() }
         baseline = attempt?.baseline ?? line
         startedFromDraft = !line.isEmpty
     }
@@ -423,6 +426,7 @@ public struct ReferenceModel: Sendable {
         if backInLine {
             line = held
             line.cursor = held.cursor
+            line.forgetStretches()
             kept = line
             baseline = line
             startedFromDraft = false

@@ -53,6 +53,55 @@ public enum CommandInDraft {
         return literal.map(Typed.literalSlash)
     }
 
+    /// What a run typed into the baseline is, when the line is not the baseline with one
+    /// insertion but the baseline as the user edited it since (SPEC §1a, "the line's
+    /// baseline": a failed command given back, then the text around it edited). `inserted`
+    /// are the runs typed or pasted since the baseline was given (``LineOrigin/inserted``);
+    /// the rest of the line is the baseline's text. A run that starts, after any spaces,
+    /// with a typed `/` is a command attempt however the text around it was edited (the
+    /// first such run), `//` a literal `/`; `rest` is the line without that
+    /// run, the cursor where it was: the draft as the user made it. `nil` when no run
+    /// starts so, or nothing of the baseline is left (a line typed anew is judged whole).
+    public static func typedRun(
+        in line: String, inserted: [Range<Int>], pasted: [Range<Int>] = []
+    ) -> (typed: Typed, rest: TextDraft)? {
+        let scalars = Array(line.unicodeScalars)
+        guard inserted.allSatisfy({ $0.upperBound <= scalars.count }),
+            inserted.reduce(0, { $0 + $1.count }) < scalars.count
+        else { return nil }
+        var literal: (typed: Typed, rest: TextDraft)?
+        for run in inserted {
+            let spaces = scalars[run].prefix { $0 == " " || $0 == "\t" }.count
+            let start = run.lowerBound + spaces
+            guard start < run.upperBound, scalars[start] == "/", !pasted.contains(where: { $0.contains(start) })
+            else { continue }
+            var rest = scalars
+            rest.removeSubrange(run)
+            let restDraft = TextDraft(text: String(String.UnicodeScalarView(rest)), cursor: run.lowerBound)
+            let candidate = String(String.UnicodeScalarView(scalars[start..<run.upperBound]))
+            if candidate.hasPrefix("//") {
+                var message = scalars
+                message.remove(at: start)
+                if literal == nil { literal = (.literalSlash(String(String.UnicodeScalarView(message))), restDraft) }
+                continue
+            }
+            return (.command(candidate), restDraft)
+        }
+        return literal
+    }
+
+    /// Where in `line` the command attempt typed into `baseline` is (the insertion, from the
+    /// spaces before its `/`), when `line` is `baseline` with one insertion that is one.
+    static func attemptRun(in line: String, given baseline: TextDraft) -> Range<Int>? {
+        guard !baseline.text.isEmpty, let insertion = OneInsertion(of: baseline.text, in: line), insertion.length > 0
+        else { return nil }
+        let range = insertion.places
+        let places = (range.contains(baseline.cursor) ? [baseline.cursor] : []) + range.filter { $0 != baseline.cursor }
+        return places.first { place in
+            insertion.inserted(at: place).drop { $0 == " " || $0 == "\t" }.first == "/"
+        }.map { $0..<($0 + insertion.length) }
+    }
+
     /// The command in `line` when it is `restored` with one contiguous insertion that
     /// starts with `/` and a declared command name.
     public static func find(in line: String, restored given: TextDraft) -> String? {

@@ -56,11 +56,14 @@ public struct DraftEvent: Equatable, Sendable {
         case keptOverRecall
         /// The line was abandoned (Ctrl-C): it went on the undo stack.
         case interrupted
-        /// Text typed where nothing can keep it (home, a profile, the command prompt) that
-        /// could not go back into an edit line.
+        /// A command typed into the draft ran, and the draft is now what the user made of it
+        /// around the command (SPEC §1a, "the line's baseline": their edits are kept).
+        case editedAroundCommand
         /// Enter on a line over the limit (64 KiB): refused, it went on the undo stack
         /// whole (the error line says so), to shorten after `/undo`.
         case lineTooLong
+        /// Text typed where nothing can keep it (home, a profile, the command prompt) that
+        /// could not go back into an edit line.
         case nowhereToKeep
         /// `/discard`.
         case discardCommand

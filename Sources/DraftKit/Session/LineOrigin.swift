@@ -16,6 +16,11 @@ public struct LineOrigin: Equatable, Sendable {
     /// The parts of the line, in Unicode scalars from its start, that were pasted into
     /// text already in the line: a paste onto an empty line is like typing it.
     public var pasted: [Range<Int>]
+    /// The parts of a line that was given text (its baseline, or a line given back) typed
+    /// or pasted since the baseline was given, in Unicode scalars from its start; empty
+    /// when the line was given none. The rest of the line is the baseline's text, as the
+    /// user edited it (SPEC §1a, "the line's baseline").
+    public var inserted: [Range<Int>]
 
     /// Whose the line is.
     public enum Kind: Equatable, Sendable {
@@ -32,10 +37,13 @@ public struct LineOrigin: Equatable, Sendable {
 
     /// An origin; `kind` is, unless given, a changed recalled line when a recall replaced
     /// anything (so that all of it is kept), else the user's own.
-    public init(recalledOver: [TextDraft] = [], kind: Kind? = nil, pasted: [Range<Int>] = []) {
+    public init(
+        recalledOver: [TextDraft] = [], kind: Kind? = nil, pasted: [Range<Int>] = [], inserted: [Range<Int>] = []
+    ) {
         self.recalledOver = recalledOver
         self.kind = kind ?? (recalledOver.isEmpty ? .own : .recalledAndChanged)
         self.pasted = pasted
+        self.inserted = inserted
     }
 
     /// A line typed, all of it, with nothing recalled.

@@ -44,6 +44,8 @@ struct LineRead {
     var isRecalled: Bool { kind != .own }
     /// The line's pasted parts (``LineOrigin/pasted``).
     let pasted: [Range<Int>]
+    /// The runs typed or pasted since the line's baseline was given (``LineOrigin/inserted``).
+    let inserted: [Range<Int>]
     /// The question the line answered, if any.
     let question: Navigator.Question?
     /// The screen's input target when the read ended.
@@ -102,6 +104,7 @@ struct LineRead {
         self.recalledOver = origin.recalledOver.filter { !$0.text.isEmpty }
         kind = origin.kind
         pasted = origin.pasted
+        inserted = origin.inserted
         self.question = question
         self.target = target
         self.draft = draft
@@ -126,10 +129,20 @@ struct LineRead {
     /// keys took.
     var draftWasInLine: Bool { recalledOver.isEmpty && (givenHeldDraft || emptiedBefore || emptiedEarlier) }
 
-    /// Whether the line started with the draft (with at most one insertion).
+    /// The runs typed into the baseline that the line was given with (a line given back:
+    /// ``Session/lineInserted``).
+    var givenInserted: [Range<Int>] = []
+
+    /// Whether the line started with the draft: with at most one insertion, or with the
+    /// runs typed around it since it was restored (a failed command typed into the draft
+    /// as the user edited it, given back), nothing of it deleted.
     var givenHeldDraft: Bool {
         guard let draft else { return false }
-        return OneInsertion(of: draft.text, in: given.text) != nil
+        if OneInsertion(of: draft.text, in: given.text) != nil { return true }
+        guard !givenInserted.isEmpty, given.text.contains(draft.text) else { return false }
+        var scalars = Array(given.text.unicodeScalars)
+        for run in givenInserted.reversed() where run.upperBound <= scalars.count { scalars.removeSubrange(run) }
+        return String(String.UnicodeScalarView(scalars)) == draft.text
     }
 
     /// Whether the draft's text is accounted for without being set aside: it was in the
@@ -138,10 +151,24 @@ struct LineRead {
     /// to hold its characters is never asked: a coincidence is not a draft kept.)
     var draftAccounted: Bool { draft == nil || givenHeldDraft || emptiedBefore }
 
+    /// Whether the line holds nothing of the text it was given, or was given none after
+    /// the user deleted the draft from the line before (``emptiedBefore``), and holds what
+    /// they typed since: the user emptied it and typed a new line (Ctrl-U, then another
+    /// message). Sent, it does not hold the draft: the draft goes on the undo stack, as it
+    /// does when a command came between (``emptiedEarlier``), so `/undo` brings it back.
+    var typedAnew: Bool {
+        let count = line.text.unicodeScalars.count
+        guard count > 0 else { return false }
+        if given.text.isEmpty { return emptiedBefore }
+        return inserted.reduce(0) { $0 + $1.count } >= count
+    }
+
     /// What was typed into the baseline, when a `/` was (``CommandInDraft/typedInto(_:given:pasted:)``).
     /// A draft kept with an attempt in it is asked first whether a known command was typed
     /// into it as kept (` /drafts` after the attempt): that command runs; anything else is
     /// judged against the older baseline, so the attempt stays one.
+    /// A line that is not the baseline with one insertion is asked for a run typed into the
+    /// baseline as edited since (``typedRun``).
     var typed: CommandInDraft.Typed? {
         guard !isRecalled, let baseline else { return nil }
         if held == nil, let draft, draft != baseline,
@@ -150,7 +177,16 @@ struct LineRead {
         {
             return .command(command)
         }
-        return CommandInDraft.typedInto(text, given: baseline, pasted: pasted)
+        return CommandInDraft.typedInto(text, given: baseline, pasted: pasted) ?? typedRun?.typed
+    }
+
+    /// A `/` run typed into the baseline as the user edited it around it, and the line
+    /// without it (``CommandInDraft/typedRun(in:inserted:pasted:)``): only when the line is
+    /// not the baseline with one insertion, whose insertion is the typed part.
+    var typedRun: (typed: CommandInDraft.Typed, rest: TextDraft)? {
+        guard !isRecalled, let baseline, !given.text.isEmpty, OneInsertion(of: baseline.text, in: text) == nil
+        else { return nil }
+        return CommandInDraft.typedRun(in: text, inserted: inserted, pasted: pasted)
     }
 
     /// Whether the line is a command typed into the baseline that is itself within

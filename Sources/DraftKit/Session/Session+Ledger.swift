@@ -37,24 +37,37 @@ extension Session {
 
     /// A command typed into the baseline: it runs, and the baseline stays as it was (the
     /// draft, or the text held here, which comes back unless the command went somewhere
-    /// else). A command that fails gives the whole line back.
+    /// else), or, when the user edited it around the command (``LineRead/typedRun``), is
+    /// what they made of it. A command that fails gives the whole line back.
     private func runTyped(_ command: String, into read: inout LineRead) -> Outcome {
         let before = screen
+        let edited = read.typedRun.flatMap { $0.typed == .command(command) ? $0.rest : nil }
+        // The draft the user edited around the command is the draft the command sees (and
+        // keeps: `/open` leaves it, `/discard` discards it); back as it was if it fails.
+        var keptEdits: [Report] = []
+        let keptBaseline = read.target.flatMap { drafts.baseline(for: $0.draftKey) }
+        if let edited, read.held == nil, let target = read.target, let draft = read.draft, edited != draft {
+            keptEdits = rules.keep(edited, for: target, because: .editedAroundCommand).events.map(Report.draft)
+        }
         do throws(DraftlineError) {
-            let outcome = try Command(parsing: command, capabilities: capabilities).run(in: self)
+            let outcome = try keptEdits + Command(parsing: command, capabilities: capabilities).run(in: self)
             read.settleLine(.used)
             // Text held in the line (no draft keeps it) comes back, unless the command went
-            // elsewhere; a draft stays where it is.
+            // elsewhere; a draft stays where it is, with the user's edits around the command
+            // (unless the command changed it itself: `/undo`, `/discard`).
             if let held = read.held, held != read.draft {
                 if screen == before && navigator.question == nil {
-                    read.nextLine = held
-                    read.hold = .unchanged
+                    read.nextLine = edited ?? held
+                    read.hold = edited.map(LineRead.Hold.text) ?? .unchanged
                 } else {
-                    read.traced += setAside(held, from: .line, .nowhereToKeep, &read)
+                    read.traced += setAside(edited ?? held, from: .line, .nowhereToKeep, &read)
                 }
             }
             return outcome + Outcome(effects: [.remember(command)])
         } catch {
+            if !keptEdits.isEmpty, let target = read.target, let draft = read.draft {
+                _ = rules.keep(draft, for: target, because: .editedAroundCommand, baseline: keptBaseline)
+            }
             giveBackCommand(&read)
             return Outcome([.error(error)], effects: [.remember(command)])
         }
@@ -212,7 +225,7 @@ extension Session {
         // The draft the line did not hold goes first, so that the user's own line a recall
         // replaced is the top entry, their latest text (as after Ctrl-C). A blank line that
         // sends the draft's files sends none of its text: that goes on the stack.
-        if let draft = taken.text, blank || !read.draftAccounted {
+        if let draft = taken.text, blank || !read.draftAccounted || (read.typedAnew && !text.contains(draft.text)) {
             reports += setAside(draft, from: .draft(key), blank ? .blankLine : .replacedBySend, &read)
         }
         setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)

@@ -52,15 +52,18 @@ extension Session {
     }
 
     /// The text a recall replaced: on the undo stack unless `holder` still holds it, oldest
-    /// first; with `ownOnTop`, the line from before the first recall last, so it is the top
-    /// entry over the recalled lines the user edited.
+    /// first; with `ownOnTop` (`holder` is a recalled line: a copy of history, edited or
+    /// not, never the user's own text), the line from before the first recall last and
+    /// always, so it is the top entry over the recalled lines the user edited.
     func setAsideRecalled(
         unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, ownOnTop: Bool = false,
         _ read: inout LineRead
     ) {
         guard !read.recalledOver.isEmpty, read.recalledPlace == nil else { return }
-        let pieces = ownOnTop ? read.recalledOver.dropFirst() + read.recalledOver.prefix(1) : read.recalledOver[...]
-        for piece in pieces where holder.isEmpty || !read.recalledHeld(piece, by: holder) {
+        let order = ownOnTop ? Array(read.recalledOver.indices.dropFirst()) + [0] : Array(read.recalledOver.indices)
+        for index in order {
+            let piece = read.recalledOver[index]
+            guard holder.isEmpty || (ownOnTop && index == 0) || !read.recalledHeld(piece, by: holder) else { continue }
             read.traced += setAside(piece, from: origin, .replacedByRecall, &read)
         }
         read.settleRecalled(read.recalledHeld(by: holder) && !holder.isEmpty ? .heldByLine : .undoStack)
@@ -92,7 +95,10 @@ extension Session {
         } else {
             if let held = heldLine { read.nextLine = held }
             if read.question == nil {
-                lineToEnterAgain = (read.text, LineOrigin(recalledOver: [], kind: read.kind, pasted: read.pasted))
+                lineToEnterAgain = (
+                    read.text,
+                    LineOrigin(recalledOver: [], kind: read.kind, pasted: read.pasted, inserted: read.inserted)
+                )
             }
             read.settleLine(.used)
         }
@@ -139,8 +145,21 @@ extension Session {
         case .unchanged: break
         case .text(let held): heldLine = held
         }
-        // A line given back as it was keeps its origin: what was pasted in it stays text.
-        linePasted = line.text == read.text && read.nextLine != nil ? read.pasted : []
+        // A line given back as it was keeps its origin: what was pasted in it stays text, and
+        // where the baseline stays, what was typed into it stays the typed part.
+        let givenBack = line.text == read.text && read.nextLine != nil
+        linePasted = givenBack ? read.pasted : []
+        // (A recalled line given back holds none of the baseline: all of it is typed there. A
+        // draft kept with an attempt typed into it brings that attempt back as typed.)
+        if givenBack && read.hold == .unchanged {
+            lineInserted = read.isRecalled ? [0..<line.text.unicodeScalars.count] : read.inserted
+        } else if let draftHere, line == draftHere, let key = screen.target?.draftKey,
+            let baseline = drafts.baseline(for: key)
+        {
+            lineInserted = CommandInDraft.attemptRun(in: line.text, given: baseline).map { [$0] } ?? []
+        } else {
+            lineInserted = []
+        }
         pendingLine = nil
         // Text kept as a draft over a recall, out of sight (the command failed and is back in
         // the line, or went elsewhere): one line says where it is.

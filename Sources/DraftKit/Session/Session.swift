@@ -30,6 +30,9 @@ public final class Session {
     /// The parts of ``line`` that were pasted into text already there (a line given back
     /// keeps its origin: a paste in it is still text, never a command).
     public internal(set) var linePasted: [Range<Int>] = []
+    /// The parts of ``line`` typed since its baseline was given (``LineOrigin/inserted``):
+    /// a line given back after a failed command still knows which of it is the attempt.
+    public internal(set) var lineInserted: [Range<Int>] = []
     /// The text the edit line holds for the user where no draft keeps it (home, a
     /// profile): given back there, or brought back by `/undo` (see ``baseline``). A pipe
     /// never holds one: the text goes on the undo stack instead.
@@ -46,6 +49,8 @@ public final class Session {
     public func resumeLineToEnterAgain() -> TextDraft? {
         guard let again = lineToEnterAgain else { return nil }
         line = TextDraft(text: again.text, cursor: again.text.unicodeScalars.count)
+        linePasted = again.origin.pasted
+        lineInserted = again.origin.inserted
         return line
     }
     /// The errors of the last step that was not an `/expect` check (an event, with the
@@ -176,6 +181,7 @@ public final class Session {
             given: line, baseline: baseline, held: heldLine, ending: event, origin: origin,
             question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
+        read.givenInserted = lineInserted
         let leftEmpty = lineLeftEmpty
         lineLeftEmpty = nil
         read.emptiedEarlier = draftEmptied != nil && draftEmptied == read.target?.draftKey && !read.givenHeldDraft

@@ -42,10 +42,21 @@ extension ConservationDriver {
         case .command: return try endCommandPrompt()
         case .none: break
         }
-        // A line given back (a failed command): Enter again, edit the typed part, or clear.
+        // A line given back (a failed command): Enter again, edit the typed part, edit the
+        // text around it (then Enter again, or fix the command too), or clear.
         let typed = model.line.count - model.baseline.count
         if !model.line.isEmpty && model.line != model.baseline && Self.isGivenBack(model) && pick(60) {
-            switch Int.random(in: 0..<10, using: &random) {
+            let start: [ModelStep] = vi ? (model.commandMode ? [] : [.escape]) + [.viHome, .viInsert] : [.home]
+            let end: [ModelStep] = vi ? [.escape, .viEnd, .viAppend] : [.end]
+            let filler = Self.fillers.randomElement(using: &random)!
+            switch Int.random(in: 0..<13, using: &random) {
+            case 8..<10: return try play("edit-around-typed-part", start + [.type(filler), .enter])
+            case 10..<13 where typed > 0:
+                let cut = Int.random(in: 1...typed, using: &random)
+                let command = Self.commands.randomElement(using: &random)!
+                return try play(
+                    "edit-around-and-fix",
+                    start + [.type(filler)] + end + [.backspace(cut), .type(command), .enter])
             case 0..<3: return try play("Enter-again", [.enter])
             case 3..<6 where typed > 0:
                 let cut = Int.random(in: 1...typed, using: &random)
