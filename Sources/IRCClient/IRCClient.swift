@@ -155,7 +155,7 @@ public final class IRCClient {
         let id = try core.send(content.line, to: name, prefix: prefix)
         _ = notifier.draftGone(target, at: clock())
         self.core = core
-        flush(connection)
+        flushBetweenTakes(connection)
         return id
     }
 
@@ -169,7 +169,7 @@ public final class IRCClient {
         }
         join(channel, core: &core)
         self.core = core
-        if case .connected(let connection) = stage { flush(connection) }
+        if case .connected(let connection) = stage { flushBetweenTakes(connection) }
     }
 
     /// What the user did to a chat's input, for its typing state.
@@ -195,7 +195,7 @@ public final class IRCClient {
         guard let state, var core, case .connected(let connection) = stage else { return }
         core.sendTyping(state, to: IRCAddressing.destination(of: target).name)
         self.core = core
-        flush(connection)
+        flushBetweenTakes(connection)
     }
 
     /// Quits: `done` for every chat that showed typing, `QUIT`, and up to `timeout`
@@ -344,6 +344,16 @@ public final class IRCClient {
         self.core = core
         if let closing = translate(reported) { failure = failure ?? closing }
         return failure
+    }
+
+    /// Writes what may go between takes (a send, a join, a typing state), and sets the
+    /// descriptor for what is left: the pacing's next slot for lines it holds back, and
+    /// writability for bytes the socket did not take. (A take sets it for its own lines;
+    /// without this a line held back waited for the server's next line, a PING minutes
+    /// later on a quiet connection.)
+    private func flushBetweenTakes(_ connection: Connection) {
+        flush(connection)
+        rearm(hasMore: false)
     }
 
     private func finish(_ failure: IRCConnectionFailure, at now: Double) -> Bool {

@@ -17,11 +17,12 @@ final class ClientHarness {
 
     init(
         port: Int, nick: String, tls: Bool = false, host: String = "127.0.0.1", caFile: String? = nil,
-        welcomeTimeout: Double = 10, sendsTyping: Bool = true, reconnect: ReconnectPolicy = ReconnectPolicy()
+        welcomeTimeout: Double = 10, sendsTyping: Bool = true, reconnect: ReconnectPolicy = ReconnectPolicy(),
+        pacing: OutputPacing = .unlimited
     ) throws {
         let options = IRCClient.Options(
             server: ServerAddress(host: host, port: port, usesTLS: tls), nick: nick, caFile: caFile,
-            sendsTyping: sendsTyping, welcomeTimeout: welcomeTimeout, pacing: .unlimited, reconnect: reconnect)
+            sendsTyping: sendsTyping, welcomeTimeout: welcomeTimeout, pacing: pacing, reconnect: reconnect)
         client = try IRCClient(options: options)
         client.start()
     }

@@ -43,6 +43,20 @@ struct ServerIntegrationTests {
         #expect((message.time != nil) == (kind == .inspircd))
     }
 
+    @Test("A send the pacing holds back goes at its slot, though the server says nothing meanwhile")
+    func heldBackSendGoesAtItsSlot() throws {
+        let server = try IRCServer(.inspircd)
+        let bob = try RawIRCPeer(port: server.port, nick: "bob")
+        let alice = try ClientHarness(port: server.port, nick: "alice", pacing: OutputPacing(burst: 1, interval: 0.5))
+        try alice.connected()
+        // The first takes the burst's one slot; once its echo is taken the server is silent,
+        // and the second, held back, must go when the pacing allows, not at the server's
+        // next line (its PING, minutes later).
+        try alice.acknowledged(try alice.client.send(.text("first"), to: .privateChat(Self.bob)))
+        try alice.acknowledged(try alice.client.send(.text("second"), to: .privateChat(Self.bob)))
+        try bob.waitFor { $0.hasSuffix("PRIVMSG bob :second") }
+    }
+
     @Test(
         "401 for a nick nobody has, 404 for a channel that will not take the message",
         arguments: IRCServer.Kind.allCases)
