@@ -14,6 +14,8 @@ extension ClientCore {
         let id = SendID(rawValue: nextSendNumber)
         nextSendNumber += 1
         sends[id] = SendProgress(lines: pieces.count)
+        // The message ends the typing there: a state still waiting would only go after it.
+        dropTyping(to: target)
         for piece in pieces { enqueue(IRCMessage("PRIVMSG", target, prefix + piece), send: id) }
         return id
     }
@@ -42,16 +44,17 @@ extension ClientCore {
         enqueue(IRCMessage("PART", channel))
     }
 
-    /// The lines that may go now, in order; the caller writes them (the connection buffers
-    /// what the socket does not take at once). Sends and typing notifications are tracked
-    /// from here; without `echo-message`, a PING fence follows them.
+    /// The lines that may go now, in order, typing notifications last; the caller writes
+    /// them (the connection buffers what the socket does not take at once). Sends and typing
+    /// notifications are tracked from here; without `echo-message`, a PING fence follows
+    /// them.
     public mutating func takeOutgoing(at now: Double) -> [IRCMessage] {
         var lines = urgent
         urgent.removeAll()
         if case .closed = phase { return lines }
         var fenced = false
-        while let next = queue.first, pacing.take(at: now) {
-            queue.removeFirst()
+        while let index = nextOutgoing, pacing.take(at: now, leaving: queue[index].isTyping ? 1 : 0) {
+            let next = queue.remove(at: index)
             lines.append(next.message)
             guard next.send != nil || next.isTyping else { continue }
             pending.append(
@@ -66,6 +69,21 @@ extension ClientCore {
             nextFence += 1
         }
         return lines
+    }
+
+    /// Where in the queue the next line to go is: the first that is no typing notification,
+    /// else the first. A typing notification goes only when nothing else waits and a slot
+    /// stays free after it (``OutputPacing/take(at:leaving:)``), as WeeChat sends its
+    /// automatic lines at a low priority: a message never waits behind one.
+    var nextOutgoing: Int? { queue.firstIndex { !$0.isTyping } ?? queue.indices.first }
+
+    /// Drops the typing notifications to `target` that have not gone yet: a message there
+    /// ends its typing, and they would go after it.
+    mutating func dropTyping(to target: String) {
+        let folded = IRCNames.folded(target, mapping: support.caseMapping)
+        queue.removeAll {
+            $0.isTyping && IRCNames.folded($0.message[parameter: 0], mapping: support.caseMapping) == folded
+        }
     }
 
     /// A line of a send was acknowledged; reports the send when it is complete.

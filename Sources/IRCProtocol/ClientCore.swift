@@ -196,7 +196,11 @@ public struct ClientCore: Sendable {
                 keepalive.map { $0.sentAt + configuration.pingTimeout } ?? lastHeard + configuration.idlePing)
             if let expiry = typing.nextExpiry { deadlines.append(expiry) }
         }
-        if !queue.isEmpty, let allowed = pacing.nextAllowed(after: now) { deadlines.append(allowed) }
+        if let index = nextOutgoing,
+            let allowed = pacing.nextAllowed(after: now, leaving: queue[index].isTyping ? 1 : 0)
+        {
+            deadlines.append(allowed)
+        }
         return deadlines.min()
     }
 
@@ -214,6 +218,9 @@ public struct ClientCore: Sendable {
 
     /// Ends the connection as the user quits: `QUIT`, then nothing more.
     public mutating func quit(_ text: String = "") {
+        // Typing notifications still held back by the pacing go now, the last lines: the
+        // other side must not be left showing a draft that quitting forgot.
+        urgent += queue.filter(\.isTyping).map(\.message)
         queue.removeAll()
         failAll(.disconnected)
         urgent.append(text.isEmpty ? IRCMessage("QUIT") : IRCMessage("QUIT", text))

@@ -19,21 +19,25 @@ public struct OutputPacing: Equatable, Sendable {
     /// No pacing: every line goes at once (test servers with relaxed flood limits).
     public static let unlimited = OutputPacing(burst: .max, interval: 0)
 
-    /// Whether a line may go at `now`; when it may, it is counted.
-    public mutating func take(at now: Double) -> Bool {
+    /// Whether a line may go at `now` and leave `reserve` more free (fewer when the burst
+    /// is smaller); when it may, it is counted.
+    public mutating func take(at now: Double, leaving reserve: Int = 0) -> Bool {
         refill(at: now)
-        guard tokens >= 1 else { return false }
+        guard tokens >= needed(reserve) else { return false }
         tokens -= 1
         return true
     }
 
-    /// When the next line may go, if one may not go now.
-    public func nextAllowed(after now: Double) -> Double? {
+    /// When the next line may go (leaving `reserve` more free), if one may not go now.
+    public func nextAllowed(after now: Double, leaving reserve: Int = 0) -> Double? {
         guard interval > 0, burst != .max else { return nil }
         var copy = self
         copy.refill(at: now)
-        return copy.tokens >= 1 ? nil : now + (1 - copy.tokens) * interval
+        let needed = needed(reserve)
+        return copy.tokens >= needed ? nil : now + (needed - copy.tokens) * interval
     }
+
+    private func needed(_ reserve: Int) -> Double { 1 + Double(min(reserve, burst - 1)) }
 
     private mutating func refill(at now: Double) {
         if burst == .max { return }

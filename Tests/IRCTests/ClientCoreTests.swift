@@ -101,6 +101,33 @@ struct ClientCoreTests {
         #expect(harness.written() == ["PRIVMSG bob :two"])
     }
 
+    @Test("A typing notification never delays a message: it goes last, leaving a slot; a message drops it")
+    func typingGoesLast() throws {
+        // The burst of 3 went on registering; a slot comes every 10 s.
+        var harness = Harness(pacing: OutputPacing(burst: 3, interval: 10))
+        harness.now += 20
+        harness.core.sendTyping(.active, to: "bob")
+        // Two slots: the typing state may take one, since one stays free.
+        #expect(harness.written() == ["@+typing=active TAGMSG bob"])
+        harness.core.sendTyping(.paused, to: "carol")
+        harness.core.sendTyping(.done, to: "carol")
+        _ = try harness.core.send("hi", to: "bob")
+        // One slot: the message takes it, before carol's states.
+        #expect(harness.written() == ["PRIVMSG bob :hi"])
+        harness.now += 10
+        #expect(harness.core.nextDeadline(after: harness.now) == harness.now + 10)
+        #expect(harness.written().isEmpty)
+        harness.core.sendTyping(.active, to: "bob")
+        _ = try harness.core.send("again", to: "Bob")
+        // A message drops the state still waiting for its target: it ends that typing.
+        #expect(harness.written() == ["PRIVMSG Bob :again"])
+        harness.now += 20
+        #expect(harness.written() == ["@+typing=paused TAGMSG carol"])
+        // Quitting sends what the pacing still holds of typing, then QUIT.
+        harness.core.quit()
+        #expect(harness.written() == ["@+typing=done TAGMSG carol", "QUIT"])
+    }
+
     @Test("With echo-message a send is acknowledged by its echo, with the echo's time and msgid")
     func echoAcknowledges() throws {
         var harness = Harness()
@@ -201,8 +228,9 @@ struct ClientCoreTests {
     func typingError() throws {
         var harness = Harness()
         harness.core.sendTyping(.active, to: "bob")
+        #expect(harness.written() == ["@+typing=active TAGMSG bob"])
         let id = try harness.core.send("hi", to: "bob")
-        _ = harness.written()
+        #expect(harness.written() == ["PRIVMSG bob :hi"])
         harness.feed(":srv 401 alice bob :No such nick")  // for the TAGMSG
         #expect(harness.events().isEmpty)
         harness.feed(":srv 401 alice bob :No such nick")  // for the PRIVMSG
