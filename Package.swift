@@ -47,7 +47,8 @@ let package = Package(
 
         // The benchmark: `swift run -c release draftline-bench` (see `--help`).
         .executableTarget(
-            name: "draftline-bench", dependencies: ["DraftKit", "DraftlineREPL", "ProgramDriver", "draftline"]),
+            name: "draftline-bench",
+            dependencies: ["DraftKit", "DraftlineREPL", "IRCFixtures", "ProgramDriver", "draftline"]),
 
         // Examples: small programs run with `swift run <name>`.
         .executableTarget(name: "draft-rules", dependencies: ["DraftKit"], path: "Examples/draft-rules"),

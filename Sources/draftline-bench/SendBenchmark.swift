@@ -142,6 +142,7 @@ extension Benchmark {
             "send at \(count(100_000 / scale))", baselineLarge / rows[3].send, "× faster than the baseline",
             atLeast: 1000)
         try runLive(quick: quick, small: (small.name, directories[1]), large: (large.name, directories[4]))
+        try runNetwork(quick: quick, scratch: scratch)
         try runChatList(quick: quick, scratch: scratch)
         try runInterop(quick: quick, scratch: scratch)
         try runBounds(quick: quick, scratch: scratch)
