@@ -30,6 +30,14 @@ public final class IRCTransport: Transport {
     private var events: [IRCClientEvent] = []
     /// How many arrivals without a server ID this transport has named.
     private var unnamed = 0
+    /// The client's events that the last take left for the next, oldest first.
+    private var backlog: ArraySlice<IRCClientEvent> = []
+    /// Whether the client's last take left more to read.
+    private var clientHasMore = false
+
+    /// The longest a take stores for (its first arrival or fate is always handled): a flood
+    /// of messages, each a durable append, keeps a key waiting no longer than this.
+    public static let secondsPerTake = 0.01
 
     /// How many server IDs are remembered to store an arrival once.
     public static let remembered = 4096
@@ -61,11 +69,22 @@ public final class IRCTransport: Transport {
     }
 
     /// What the server brought since the last take: arrivals stored and given, and the
-    /// fate of sends in flight.
+    /// fate of sends in flight. A take stores for at most ``secondsPerTake`` (each arrival
+    /// is a durable append): what the client brought beyond is kept for the next take, and
+    /// the slice says more is waiting, so that keys come first between them.
     public func take() -> FeedSlice {
-        let slice = client.take()
-        var result = FeedSlice(hasMore: slice.hasMore)
-        for event in slice.events {
+        if backlog.isEmpty {
+            let slice = client.take()
+            backlog = slice.events[...]
+            clientHasMore = slice.hasMore
+        }
+        var result = FeedSlice()
+        let started = IRCClient.monotonicNow()
+        while let event = backlog.first,
+            result.arrivals.isEmpty && result.deliveries.isEmpty
+                || IRCClient.monotonicNow() - started < Self.secondsPerTake
+        {
+            backlog.removeFirst()
             switch event {
             case .arrived(let arrival):
                 let chat = arrival.target.chatID(as: identity)
@@ -97,6 +116,7 @@ public final class IRCTransport: Transport {
                 events.append(event)
             }
         }
+        result.hasMore = clientHasMore || !backlog.isEmpty
         return result
     }
 

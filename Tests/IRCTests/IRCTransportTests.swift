@@ -27,10 +27,12 @@ struct IRCTransportTests {
         private(set) var arrivals: [Arrival] = []
         private(set) var deliveries: [Delivered] = []
         private(set) var events: [IRCClientEvent] = []
+        /// The most arrivals one slice brought.
+        private(set) var mostArrivalsInOneSlice = 0
 
-        init(_ key: GlobalKey, port: Int) throws {
+        init(_ key: GlobalKey, port: Int, history: (any HistoryStore)? = nil) throws {
             fixture = try Fixture()
-            let history = try PropertyListHistory(directory: fixture.dataDirectory)
+            let history = try history ?? PropertyListHistory(directory: fixture.dataDirectory)
             let options = IRCClient.Options(
                 server: ServerAddress(host: "127.0.0.1", port: port, usesTLS: false), nick: key.rawValue,
                 caFile: nil, sendsTyping: false, welcomeTimeout: 10, pacing: .unlimited, reconnect: ReconnectPolicy())
@@ -43,6 +45,7 @@ struct IRCTransportTests {
         /// Takes slices until `done` holds, for at most `timeout` seconds.
         func pump(_ what: String, timeout: Double = 15, until done: (Side) -> Bool) throws {
             let deadline = PseudoTerminal.now() + timeout
+            var more = false
             while !done(self) {
                 guard PseudoTerminal.now() < deadline else {
                     throw PseudoTerminal.Failure(
@@ -50,8 +53,11 @@ struct IRCTransportTests {
                             + "deliveries: \(deliveries), arrivals: \(arrivals.map(\.message.content))")
                 }
                 var entry = pollfd(fd: transport.descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, 200)
+                // A slice that left more is taken again at once, as a front end does.
+                _ = poll(&entry, 1, more ? 0 : 200)
                 let slice = transport.take()
+                more = slice.hasMore
+                mostArrivalsInOneSlice = max(mostArrivalsInOneSlice, slice.arrivals.count)
                 arrivals += slice.arrivals
                 deliveries += slice.deliveries
                 events += transport.takeEvents()
@@ -68,6 +74,49 @@ struct IRCTransportTests {
             try pump("the fate of \(id)") { side in side.deliveries.contains { $0.messageID == id } }
             return deliveries.first { $0.messageID == id }!.delivery
         }
+    }
+
+    /// A history whose every append takes `seconds` (a slow disk); kept in memory.
+    final class SlowHistory: HistoryStore {
+        let stored = InMemoryHistory()
+        let seconds: Double
+
+        init(seconds: Double) { self.seconds = seconds }
+
+        func append(_ message: Message, to chat: ChatID) throws(StoreError) -> [StoreWarning] {
+            usleep(useconds_t(seconds * 1_000_000))
+            return try stored.append(message, to: chat)
+        }
+
+        func recentMessages(in chat: ChatID, limit: Int) throws(StoreError) -> Reading<[Message]> {
+            try stored.recentMessages(in: chat, limit: limit)
+        }
+
+        func messageCount(in chat: ChatID) throws(StoreError) -> Reading<Int> { try stored.messageCount(in: chat) }
+
+        func chats() throws(StoreError) -> Reading<[ChatSummary]> { try stored.chats() }
+
+        func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]> {
+            try stored.recentChats(limit: limit, where: include)
+        }
+
+        func follow(notifications: Bool) -> any HistoryFeed { stored.follow(notifications: notifications) }
+    }
+
+    @Test("A flood of arrivals is stored a few at a time: a take stores for 10 ms at most, and says more waits")
+    func aFloodIsStoredAFewAtATime() throws {
+        let server = try IRCServer(.inspircd)
+        let alice = try Side(Self.alice, port: server.port, history: SlowHistory(seconds: 0.002))
+        try alice.connected()
+        let bob = try RawIRCPeer(port: server.port, nick: "bob")
+        for index in 0..<200 { try bob.send("PRIVMSG alice :flood \(index)") }
+        // The server has relayed them all to alice before it answers this.
+        try bob.send("PING :relayed")
+        try bob.waitFor { $0.contains("PONG") && $0.contains("relayed") }
+        try alice.pump("the flood") { $0.arrivals.count == 200 }
+        #expect(alice.arrivals.map(\.message.content) == (0..<200).map { "flood \($0)" })
+        // At 2 ms an append, a take that stored all one read brought would store them all.
+        #expect(alice.mostArrivalsInOneSlice < 20, "\(alice.mostArrivalsInOneSlice)")
     }
 
     @Test("A message each way: in flight, acknowledged, stored once on each side", arguments: IRCServer.Kind.allCases)
