@@ -31,7 +31,7 @@ extension DraftlineError {
         case .nothingToGoBackTo: .nothingToGoBackTo
         case .notSentNoChat: .notSentNoChat
         case .notSentSetAside: .notSentSetAside
-        case .notSent: .notSent
+        case .notSent, .notSentBackInLine: .notSent
         case .peerReplyNotStored: .peerReplyNotStored
         case .historyUnreadable: .historyUnreadable
         case .fileMissing: .fileMissing

@@ -26,6 +26,9 @@ public enum DraftlineError: Error, Equatable, Sendable {
     case notSentSetAside(StoreError, text: String)
     /// The message could not be stored; its text is kept as the draft.
     case notSent(StoreError)
+    /// A send the server refused after the user moved on: its text is the draft again and
+    /// back in the edit line, which was empty (SPEC §6, the law over the network).
+    case notSentBackInLine(StoreError, TextDraft)
     /// A demo peer's answer could not be stored: who answered, and why. Nothing of the
     /// user's changed.
     case peerReplyNotStored(GlobalKey, StoreError)

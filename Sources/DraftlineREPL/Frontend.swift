@@ -46,10 +46,10 @@ public final class Frontend {
     /// The demo peers' due answers stored (unless `answering` is off), then what `feed`
     /// brought: the lines to show and how many messages arrived (in the open chat or
     /// elsewhere).
-    public func receive(from feed: any HistoryFeed, answering: Bool = true) -> Received {
+    public func receive(from feed: any HistoryFeed, answering: Bool = true, lineNow: String? = nil) -> Received {
         let answers = answering ? session.answerPeers() : []
         let slice = feed.take()
-        let reports = answers + session.receive(slice)
+        let reports = answers + session.receive(slice, lineNow: lineNow)
         onReports?(reports)
         let arrived = reports.count { report in
             switch report {
@@ -57,7 +57,11 @@ public final class Frontend {
             default: return false
             }
         }
-        return Received(lines: lines(for: reports), arrived: arrived, hasMore: slice.hasMore)
+        let back = reports.lazy.compactMap { report -> TextDraft? in
+            if case .error(.notSentBackInLine(_, let text)) = report { return text }
+            return nil
+        }.last
+        return Received(lines: lines(for: reports), arrived: arrived, hasMore: slice.hasMore, backInLine: back)
     }
 
     /// What one look at a feed brought.
@@ -69,6 +73,8 @@ public final class Frontend {
         /// Whether the feed has more waiting (a bounded slice was taken): look again once
         /// no key is waiting.
         public var hasMore: Bool
+        /// A refused send's text, back in the edit line being read (``Session/line``).
+        public var backInLine: TextDraft?
     }
 
     /// The lines for reports the session made outside an event (the draft map).

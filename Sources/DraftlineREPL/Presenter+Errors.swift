@@ -43,6 +43,8 @@ extension Presenter {
             return "message not sent (\(Self.describe(reason))): '\(text)' is on the undo stack (/undo brings it back)"
         case .notSent(let reason):
             return "message not sent (\(Self.describe(reason))); your text is kept as the draft"
+        case .notSentBackInLine(let reason, _):
+            return "message not sent (\(Self.describe(reason))); your text is back in the edit line"
         case .peerReplyNotStored(let peer, let reason):
             return "\(peer)'s answer could not be stored (\(Self.describe(reason))); nothing of yours changed"
         case .historyUnreadable(let reason):

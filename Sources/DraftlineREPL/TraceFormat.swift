@@ -96,6 +96,7 @@ public enum TraceFormat: String, Sendable {
     /// Why a send failed, when the error is a failed send.
     private static func sendFailure(_ error: DraftlineError) -> StoreError? {
         if case .notSent(let reason) = error { return reason }
+        if case .notSentBackInLine(let reason, _) = error { return reason }
         if case .notSentSetAside(let reason, _) = error { return reason }
         return nil
     }

@@ -161,4 +161,22 @@ extension LineEditor {
         { el, _ in dispatch(el, slot: 10) }, { el, _ in dispatch(el, slot: 11) },
         { el, _ in dispatch(el, slot: 12) }, { el, _ in dispatch(el, slot: 13) },
     ]
+
+    /// The line being read, while one is (``readLine(prompt:prefill:cursor:pasted:inserted:)``
+    /// waits for keys); `nil` otherwise.
+    public var lineBeingRead: String? { isReading ? lineState.text : nil }
+
+    /// Puts `text` into the line being read, when it is empty and nothing is being
+    /// inserted, as if the read had been given it (cursor at `cursor`, scalars from the
+    /// start; nothing in it typed): for a wake of the watch (a refused send back in the
+    /// line). Goes in before the next key, by the pre-fill's own key function.
+    public func fill(_ text: String, cursor: Int) {
+        guard isReading, lineState.text.isEmpty, pendingPrefill == nil, currentPaste == nil, queuedKeys.isEmpty
+        else { return }
+        let scalars = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        let at = min(max(cursor, 0), scalars.count)
+        pendingPrefill = (scalars, Int32(clamping: scalars.count - at))
+        pendingPrefillMarks = LineMarks(givenText: !scalars.isEmpty)
+        queuedKeys = Self.prefillBytes.dropLast().map { wchar_t($0) }
+    }
 }

@@ -112,6 +112,8 @@ extension LineEditor {
                 redraw()
             case .watched:
                 watch?.wake()
+                // The wake put text into the line (``fill(_:cursor:)``): it goes in now.
+                if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
             case .timeout:
                 // Time decides what the keys left open (a burst over, a paste fallen silent);
                 // a wake that was not due only looks at the feed once more.

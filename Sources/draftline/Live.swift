@@ -19,6 +19,9 @@ final class Live {
     /// Whether others' typing on a chat server is shown, in the chat on screen (on a
     /// terminal; a script's transcript does not depend on how fast others type).
     var showsTyping = false
+    /// The edit line being read, when one is (a terminal); and how to put text into it.
+    var lineNow: () -> String? = { nil }
+    var fillLine: (TextDraft) -> Void = { _ in }
     /// Who is typing where, as the server last told: the state shown, by sender and chat.
     private var typing: [TypingKey: TypingState] = [:]
 
@@ -55,9 +58,10 @@ final class Live {
     /// returns how many messages.
     @discardableResult
     func check(answering: Bool = true) -> Int {
-        let received = frontend.receive(from: feed, answering: answering)
+        let received = frontend.receive(from: feed, answering: answering, lineNow: lineNow())
         feedHasMore = received.hasMore
         console.show(received.lines)
+        if let back = received.backInLine { fillLine(back) }
         // A chat server's word on the connection (lost, back, a channel refused).
         if let network = feed as? IRCTransport {
             let server = network.client.options.server.description

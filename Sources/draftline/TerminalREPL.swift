@@ -42,6 +42,8 @@ struct TerminalREPL {
         let live = feed.map { Live(frontend: frontend, feed: $0, console: console, waiter: editor.waiter) }
         editor.watch = live?.watch
         live?.showsTyping = true
+        live?.lineNow = { [unowned editor] in editor.lineBeingRead }
+        live?.fillLine = { [unowned editor] line in editor.fill(line.text, cursor: line.cursor) }
         // A chat's line edited is its typing state on a chat server (never its text); the
         // tour's keys and a question's answer are no one's draft.
         if let network = feed as? IRCTransport {

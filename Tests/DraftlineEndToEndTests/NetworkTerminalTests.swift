@@ -119,3 +119,32 @@ extension NetworkEndToEndTests {
             ])
     }
 }
+
+extension NetworkEndToEndTests {
+    /// SPEC §6: a send the server refuses comes back into the edit line on a terminal (the
+    /// line empty since Enter), the draft as before the send; Enter again tries again, and
+    /// nothing is stored. (On a pipe it goes on the undo stack: ``aSendToNobodyIsNotSent()``.)
+    @Test("A refused send is back in the edit line on a terminal")
+    func aRefusedSendIsBackInTheEditLine() throws {
+        let server = try IRCServer(.inspircd)
+        let alice = try Fixture()
+        let terminal = try startTerminal(alice, server, as: "alice")
+        try terminal.open("carol")
+        try terminal.send("hi carol\r")
+        try terminal.waitFor("message not sent (nobody called carol is on the server)")
+        try terminal.waitFor("back in the edit line")
+        try terminal.waitForPrompt("carol> ")
+        var shown = try terminal.drafts(prompt: "carol> ")
+        #expect(shown.contains("privateMessage_carol  \"hi carol\"  cursor 8"), "\(shown)")
+        #expect(shown.contains("edit line: \"hi carol\""), "\(shown)")
+        #expect(!shown.contains("undo stack ("), "\(shown)")
+        try terminal.send("\r")
+        try terminal.waitFor("back in the edit line")
+        try terminal.waitForPrompt("carol> ")
+        shown = try terminal.drafts(prompt: "carol> ")
+        #expect(shown.contains("edit line: \"hi carol\""), "\(shown)")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(3))
+        #expect(try alice.messages(in: "alice+carol").isEmpty)
+    }
+}

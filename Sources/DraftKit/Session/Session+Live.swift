@@ -12,9 +12,12 @@ extension Session {
 
     /// A slice a feed brought (``HistoryFeed/take()``): what became of the sends in flight,
     /// its arrivals as ``receive(_:)-([Arrival])`` shows them, then the feed's warnings.
-    public func receive(_ slice: FeedSlice) -> [Report] {
+    ///
+    /// `lineNow` is the edit line being read as the slice came, when one is (a terminal):
+    /// a send refused while it is empty comes back into it.
+    public func receive(_ slice: FeedSlice, lineNow: String? = nil) -> [Report] {
         note(slice.warnings)
-        var reports = slice.deliveries.flatMap(settle)
+        var reports = slice.deliveries.flatMap { settle($0, lineNow: lineNow) }
         for arrival in slice.arrivals {
             let message = arrival.message
             let chat = arrival.chat
@@ -43,8 +46,9 @@ extension Session {
     /// A send in flight acknowledged (shown as sent) or refused: its part of the draft is
     /// the user's again, on a terminal as the draft was before the send (an attachment in
     /// the media list; text when the chat has no text now and its line is not being
-    /// typed), else on the undo stack, said in the error line.
-    private func settle(_ delivered: Delivered) -> [Report] {
+    /// typed, or is being read empty: then it is back in that line too), else on the undo
+    /// stack, said in the error line.
+    private func settle(_ delivered: Delivered, lineNow: String?) -> [Report] {
         guard let sent = live.inFlight.removeValue(forKey: delivered.messageID) else { return [] }
         switch delivered.delivery {
         case .inFlight:
@@ -63,6 +67,18 @@ extension Session {
             let key = sent.target.draftKey
             guard !sent.part.isEmpty else { return [.error(.notSent(error))] }
             let typed = screen.target == sent.target && question == nil
+            if capabilities.editLine, typed, let text = sent.part.text, lineNow == "", line.text.isEmpty,
+                drafts.text(for: key) == nil
+            {
+                // The user sent and has typed nothing since: the text is back where it was.
+                let back = DraftStore.Removed(
+                    text: text, attachments: sent.part.attachments + drafts.attachments(for: key))
+                let reports = rules.putBack(back, for: sent.target).map(Report.draft)
+                line = text
+                linePasted = []
+                lineInserted = []
+                return reports + [.error(.notSentBackInLine(error, text))]
+            }
             if capabilities.editLine, sent.part.text == nil || (!typed && drafts.text(for: key) == nil) {
                 let back = DraftStore.Removed(
                     text: sent.part.text, attachments: sent.part.attachments + drafts.attachments(for: key))
