@@ -162,7 +162,11 @@ extension ReferenceModel {
         // Where no chat is open, the user's own line a recall replaced goes on the stack
         // below the refused line, and the line starts from the text held there, as after any
         // refusal (the conservation test, seed 7: the model dropped that own line).
-        if key == nil, let own, !own.isEmpty { push(own.text, origin: nil, cursor: own.cursor) }
+        // In a chat too: the user's own line is theirs, and the line refused does not hold it
+        // (seed 11, sequence 150: the model dropped it).
+        if let own, !own.isEmpty, key == nil || !Self.holds(entered, own.text) {
+            push(own.text, origin: key, cursor: own.cursor)
+        }
         settleEdits(keptIn: entered.text)
         push(entered.text, origin: key, cursor: entered.cursor)
         restore()
