@@ -98,6 +98,15 @@ final class Live {
         }
     }
 
+    /// Who is typing (or shows a draft) in the chat on screen, as the server last told: a
+    /// line each, for a chat just entered.
+    func typingHere() -> [OutputLine] {
+        let identity = frontend.session.identity
+        guard showsTyping, let open = frontend.session.screen.target?.chatID(as: identity) else { return [] }
+        return typing.filter { $0.key.chat == open }.sorted { $0.key.sender.rawValue < $1.key.sender.rawValue }
+            .map { frontend.presenter.typing($0.key.sender, $0.value, was: .done) }
+    }
+
     /// Waits, showing what arrives, until no send is in flight (the server answered each)
     /// or `seconds` have passed: a script's next line then sees each send's fate, as it
     /// would on a transport that answers at once.

@@ -132,8 +132,11 @@ struct TerminalREPL {
             // /help fits the terminal as it is now (its last column left free).
             let width = min(console.terminalWidth ?? Presenter.helpWidth, Presenter.helpWidth)
             if frontend.presenter.width != width { frontend.presenter.width = width }
+            let shownBefore = frontend.session.screen.target
             let response = frontend.handle(event, origin: origin)
             console.show(response.lines)
+            // Entering a chat shows who is typing there already (not only when it changes).
+            if let live, frontend.session.screen.target != shownBefore { console.show(live.typingHere()) }
             results.record(response.reports, line: number, presenter: frontend.presenter)
             recorder?.record(
                 event, origin: origin, prefill: prefill, screen: screen, reports: response.reports,

@@ -148,3 +148,41 @@ extension NetworkEndToEndTests {
         #expect(try alice.messages(in: "alice+carol").isEmpty)
     }
 }
+
+extension NetworkEndToEndTests {
+    /// Entering a chat shows who is typing there already, not only a change after: bob's
+    /// `active` came while alice was at home; opening his chat says so at once. A message
+    /// of his before she opens it ends it (the client core's `done` comes first).
+    @Test("Typing already on shows when the chat is entered")
+    func typingAlreadyOnShowsOnEntering() throws {
+        let server = try IRCServer(.inspircd)
+        let bob = try RawIRCPeer(port: server.port, nick: "bob", capabilities: ["message-tags", "echo-message"])
+        let carol = try RawIRCPeer(port: server.port, nick: "carol")
+        let alice = try Fixture()
+        let terminal = try startTerminal(alice, server, as: "alice")
+        try Self.tell("active", from: bob)
+        try bob.waitFor { $0.contains("+typing=active") && $0.contains(" TAGMSG ") }
+        // (The server relayed bob's state before carol's message: shown, alice has it.)
+        try carol.send("PRIVMSG alice :hello from carol")
+        try terminal.waitFor("hello from carol")
+        try terminal.send("/open bob\r")
+        let entered = try terminal.waitFor("(bob is typing)", timeout: 4)
+        #expect(entered.contains("chat with"), "\(entered)")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try Self.tell("paused", from: bob)
+        try bob.send("PRIVMSG alice :a message ends it")
+        try terminal.waitFor("a message ends it")
+        try terminal.send("/open carol\r")
+        try terminal.waitForPrompt("carol> ")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/open bob\r")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{18}b")
+        let after = try terminal.waitForPrompt("draftline> ")
+        #expect(!after.contains("(bob left a draft here)"), "\(after)")
+        #expect(try terminal.quit() == .exited(0))
+    }
+}
