@@ -36,6 +36,16 @@ struct SegmentAppendTests {
         #expect(try PropertyListHistory(directory: fixture.dataDirectory).messageCount(in: alice).value == earlier + 5)
     }
 
+    /// A segment of more objects than 2-byte references reach (thousands of messages, as a
+    /// large capacity allows) is written with wider ones: Foundation reads every message.
+    @Test func aSegmentTooBigForNarrowReferencesIsWrittenWide() throws {
+        let messages = (0..<6_000).map { message("m\($0)") }
+        let bytes = SegmentEncoder.segment(messages[...])
+        let read = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [[String: Any]]
+        #expect(read?.count == 6_000)
+        #expect(read?.last?["content"] as? String == "m5999")
+    }
+
     /// Every field survives an append exactly (the send time to the microsecond, CJK and
     /// emoji, a NUL, an empty string), read by Foundation and by plistlib.
     @Test func everyFieldSurvivesAnAppend() throws {

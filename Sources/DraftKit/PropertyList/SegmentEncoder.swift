@@ -29,13 +29,22 @@ struct SegmentEncoder {
     /// The width of an offset in the tables this encoder writes.
     static let offsetSize = 4
 
-    /// The bytes of a new segment holding `messages`.
+    /// The bytes of a new segment holding `messages`: with ``referenceSize`` references,
+    /// or 4-byte ones when its objects are too many for those (a segment of thousands of
+    /// messages, as a large capacity allows).
     static func segment(_ messages: ArraySlice<Message>) -> [UInt8] {
-        var encoder = SegmentEncoder(base: 0, offsets: [])
-        encoder.bytes = Array("bplist00".utf8)
-        let references = encoder.add(messages, referenceSize: referenceSize)
-        encoder.finish(top: references, referenceSize: referenceSize)
-        return encoder.bytes
+        var width = referenceSize
+        while true {
+            var encoder = SegmentEncoder(base: 0, offsets: [])
+            encoder.bytes = Array("bplist00".utf8)
+            let references = encoder.add(messages, referenceSize: width)
+            if encoder.offsets.count + 1 >= 1 << (8 * width) && width < chatLogReferenceSize {
+                width = chatLogReferenceSize
+                continue
+            }
+            encoder.finish(top: references, referenceSize: width)
+            return encoder.bytes
+        }
     }
 
     /// The bytes to write at the end of the segment `layout` describes so that it holds
