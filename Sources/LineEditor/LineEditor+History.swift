@@ -42,7 +42,14 @@ extension LineEditor {
         // An incremental search may have moved the cursor through the line already: the
         // user's cursor is the one from before the search's keys.
         if kept == now { kept.cursor = min(cursorBeforeKey, kept.text.unicodeScalars.count) }
+        // The first recall of the read over an empty line notes that emptiness: what it
+        // then replaces is a recalled line, never a draft of the user's (LineRead's own line).
+        let first = ownLine == nil && recalledOver.isEmpty && !isShowingRecall
         if ownLine == nil { ownLine = Line(text: Self.withoutSearchPrompt(kept), cursor: kept.cursor) }
+        if first && kept.text.isEmpty {
+            recalledOver.append(kept)
+            return
+        }
         guard !kept.text.isEmpty, kept.text != lastRecalled.map(Self.withoutSearchPrompt),
             !recalledOver.contains(where: { $0.text == kept.text })
         else { return }

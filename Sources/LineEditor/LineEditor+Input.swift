@@ -18,7 +18,9 @@ extension LineEditor {
         public var line: Line
         /// What the line held each time a history recall replaced text the user had typed
         /// or changed, during this read, oldest first: the line before the first recall, then
-        /// each recalled line the user edited before recalling another.
+        /// each recalled line the user edited before recalling another. When the line was
+        /// empty at the first recall, that empty line comes first: the recalls replaced
+        /// nothing of the user's own.
         public var recalledOver: [Line]
         /// Whose the line is as the read ends: the user's own, or one recalled from
         /// history (Up, `^R`, vi's `k` or `/`) that they did not come back from to their own

@@ -263,6 +263,61 @@ struct TerminalPromiseTests {
         #expect((piped.output + piped.error).contains("did not hold it"), "\(piped.output) \(piped.error)")
     }
 
+    /// A restored draft emptied with Ctrl-U and replaced by a new line that is then
+    /// abandoned (Ctrl-C) or kept (`^X b`) goes on the undo stack with the notice, as it does
+    /// under a send: the new line never held it (it vanished without a word). Ctrl-C puts
+    /// the new line over it; `^X b` keeps the new line as the draft. A pipe: the same.
+    @Test(arguments: ["\u{3}", "\u{18}b"])
+    func aDraftEmptiedThenReplacedAndAbandonedOrKeptGoesOnTheUndoStack(key: String) throws {
+        let interrupt = key == "\u{3}"
+        let terminal = try start()
+        try leaveDraft(terminal, "alice", "old draft")
+        try terminal.send("\u{15}new text" + key)
+        try terminal.waitFor(interrupt ? "line abandoned (2 entries)" : "the line that replaced it did not hold it")
+        let prompt = interrupt ? "alice> " : "draftline> "
+        try terminal.waitForPrompt(prompt)
+        let checks =
+            interrupt
+            ? ["/expect undo 2", "/expect undo-top \"new text\""]
+            : ["/expect undo 1", "/expect undo-top \"old draft\"", "/expect draft privateMessage_alice \"new text\""]
+        for check in checks {
+            try terminal.send(check + "\r")
+            try terminal.waitFor("ok: ")
+            try terminal.waitForPrompt(prompt)
+        }
+        #expect(try terminal.quit() == .exited(0))
+        let piped = try Fixture().runPiped(
+            "/open alice\nold draft\u{18}b\n/open alice\n\u{15}new text" + key + "\n"
+                + checks.joined(separator: "\n") + "\n")
+        #expect(piped.status == 0, "\(piped.output) \(piped.error)")
+    }
+
+    /// A history line recalled over an empty line and edited, then replaced by another
+    /// recall that runs as a command, is no draft of the chat's: nothing of the user's own
+    /// was there. It goes on the undo stack with the notice, and the chat has no draft.
+    @Test func anEditedRecallOverAnEmptyLineIsNoDraft() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("/drafts\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("first message\r")
+        try terminal.waitFor("you: first message")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1B}[A")
+        try terminal.waitFor("first message")
+        try terminal.send(" edited\u{1B}[A")
+        try terminal.waitFor("/drafts")
+        try terminal.send("\r")
+        try terminal.waitFor("the line a recall replaced is on the undo stack")
+        try terminal.waitForPrompt("alice> ")
+        for check in ["/expect no-draft privateMessage_alice", "/expect undo-top \"first message edited\""] {
+            try terminal.send(check + "\r")
+            try terminal.waitFor("ok: ")
+            try terminal.waitForPrompt("alice> ")
+        }
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     /// D18: `^X b` on a profile with text in the line does what `/back` does there: the
     /// text goes on the undo stack, said in one line, and the key goes back (it refused:
     /// "the key did nothing"). `^X b` at home, where it cannot act, keeps the text.

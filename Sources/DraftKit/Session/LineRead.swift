@@ -42,6 +42,9 @@ struct LineRead {
     let kind: LineOrigin.Kind
     /// Whether the line is one recalled from history, not the user's own.
     var isRecalled: Bool { kind != .own }
+    /// Whether the user's own line was empty when the first recall replaced it: nothing of
+    /// theirs was displaced, so a recall over it keeps no draft.
+    let ownLineWasEmpty: Bool
     /// The line's pasted parts (``LineOrigin/pasted``).
     let pasted: [Range<Int>]
     /// The runs typed or pasted since the line's baseline was given (``LineOrigin/inserted``).
@@ -101,6 +104,7 @@ struct LineRead {
         self.baseline = baseline
         self.held = held
         self.ending = ending
+        ownLineWasEmpty = origin.recalledOver.first?.text.isEmpty ?? false
         self.recalledOver = origin.recalledOver.filter { !$0.text.isEmpty }
         kind = origin.kind
         pasted = origin.pasted
@@ -162,6 +166,11 @@ struct LineRead {
         if given.text.isEmpty { return emptiedBefore }
         return inserted.reduce(0) { $0 + $1.count } >= count
     }
+
+    /// Whether the line was typed anew (``typedAnew``) and does not hold `draft`: the
+    /// user replaced the draft with a new line, so sent, kept or abandoned, the draft goes
+    /// on the undo stack and `/undo` brings it back.
+    func replacedAnew(_ draft: TextDraft) -> Bool { typedAnew && !text.contains(draft.text) }
 
     /// What was typed into the baseline, when a `/` was (``CommandInDraft/typedInto(_:given:pasted:)``).
     /// A draft kept with an attempt in it is asked first whether a known command was typed

@@ -113,8 +113,12 @@ extension Session {
     /// the undo stack; where no draft is kept, all of it goes there.
     private func keepRecalled(_ read: inout LineRead) -> [Report] {
         guard let first = read.recalledOver.first else { return [] }
-        guard let target = read.target, read.question == nil else {
-            let reports = read.recalledOver.flatMap { setAside($0, from: .line, .replacedByRecall, &read) }
+        guard let target = read.target, read.question == nil, !read.ownLineWasEmpty else {
+            // Over an empty own line, the recalled lines the user edited are no draft: set
+            // aside, from the chat's line when there is one.
+            let origin: DraftRules.Lost.Origin =
+                read.question == nil ? read.target.map { .draft($0.draftKey) } ?? .line : .line
+            let reports = read.recalledOver.flatMap { setAside($0, from: origin, .replacedByRecall, &read) }
             read.settleRecalled(.undoStack)
             return reports
         }
@@ -225,7 +229,7 @@ extension Session {
         // The draft the line did not hold goes first, so that the user's own line a recall
         // replaced is the top entry, their latest text (as after Ctrl-C). A blank line that
         // sends the draft's files sends none of its text: that goes on the stack.
-        if let draft = taken.text, blank || !read.draftAccounted || (read.typedAnew && !text.contains(draft.text)) {
+        if let draft = taken.text, blank || !read.draftAccounted || read.replacedAnew(draft) {
             reports += setAside(draft, from: .draft(key), blank ? .blankLine : .replacedBySend, &read)
         }
         setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
@@ -328,7 +332,7 @@ extension Session {
         var reports = events.filter { $0.kind != .unchanged }.map(Report.draft)
         // The draft the line did not hold goes first, the abandoned line over it: `/undo`
         // brings back what the user was typing.
-        if let replaced, read.text.isEmpty || !read.draftAccounted {
+        if let replaced, read.text.isEmpty || !read.draftAccounted || read.replacedAnew(replaced) {
             reports += setAside(replaced, from: .draft(key), .interrupted, &read)
         }
         reports += abandon(&read, from: .draft(key))

@@ -16,7 +16,7 @@ extension Session {
             if text.text.isEmpty {
                 // Emptied, then left: the old draft goes on the undo stack.
                 reports += setAside(replaced, from: .draft(key), cause, &read)
-            } else if !read.draftAccounted {
+            } else if !read.draftAccounted || (text == read.line && read.replacedAnew(replaced)) {
                 reports += setAside(replaced, from: .draft(key), .replacedBySend, &read)
             }
         }
