@@ -67,10 +67,18 @@ extension LineEditor {
     /// `^G`) makes it the user's again, and what the recall had replaced of it is in the
     /// line, not lost: libedit puts it back without consulting the history, so it is seen
     /// here, at the next key.
+    ///
+    /// libedit forgets the edits of a history line the user leaves with Down: a recalled
+    /// line they changed and then went back from is kept here (``Input/leftRecalls``).
     func noteKey() {
         guard consultedSinceKey else {
-            guard isShowingRecall, let own = ownLine, Self.withoutSearchPrompt(lineState) == own.text else { return }
-            recalledOver.removeAll { $0.text == own.text }
+            guard isShowingRecall, let own = ownLine else { return }
+            let now = lineState
+            guard Self.withoutSearchPrompt(now) == own.text else {
+                if Self.withoutSearchPrompt(now) == now.text && !Self.isSearchPrompt(now) { shownRecall = now }
+                return
+            }
+            returnedToOwnLine(own)
             isShowingRecall = false
             lastRecalled = nil
             marks = ownMarks
@@ -86,10 +94,12 @@ extension LineEditor {
             recalledOver.removeLast()
             return
         }
-        if Self.withoutSearchPrompt(now) == ownLine?.text {
+        if let own = ownLine, Self.withoutSearchPrompt(now) == own.text {
+            returnedToOwnLine(own)
             isShowingRecall = false
             return
         }
+        shownRecall = nil
         // A recalled line is none of the user's pastes; theirs come back with their line.
         if !isShowingRecall { ownMarks = marks }
         marks = LineMarks(givenText: false)
@@ -97,6 +107,29 @@ extension LineEditor {
         lastRecalled = now
         isShowingRecall = true
     }
+    /// The user is back on their own line, `own`: what the recalls replaced of it is in the
+    /// line again, and the recalled lines they changed on the way (those a later recall
+    /// replaced, and the one shown when they came back) are left behind, kept for the
+    /// session (``Input/leftRecalls``).
+    ///
+    /// An own line that was empty is as much a recalled line the user deleted (`^U`) as a
+    /// way back: nothing is left behind then, and what recalls replaced stays theirs to
+    /// account for (``Input/recalledOver``).
+    func returnedToOwnLine(_ own: Line) {
+        guard !own.text.isEmpty else {
+            recalledOver.removeAll { $0.text == own.text }
+            shownRecall = nil
+            return
+        }
+        var left = recalledOver.filter { $0.text != own.text }
+        if let shown = shownRecall, shown.text != lastRecalled.map(Self.withoutSearchPrompt) { left.append(shown) }
+        for line in left where !line.text.isEmpty && line.text != own.text {
+            if !leftRecalls.contains(where: { $0.text == line.text }) { leftRecalls.append(line) }
+        }
+        recalledOver = []
+        shownRecall = nil
+    }
+
     /// Puts the user's own line back whole when libedit has just come back to it (Down past
     /// the newest line, `^G` in a search): libedit saves only the first ``savedLineLimit``
     /// characters of the line at the first recall (`EL_BUFSIZ`) and brings the rest back as

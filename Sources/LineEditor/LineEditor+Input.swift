@@ -22,6 +22,10 @@ extension LineEditor {
         /// empty at the first recall, that empty line comes first: the recalls replaced
         /// nothing of the user's own.
         public var recalledOver: [Line]
+        /// Recalled lines the user changed and then went back from to their own line (Down
+        /// past the newest line, `^G`), oldest first: libedit forgets such edits; they are
+        /// the user's text all the same.
+        public var leftRecalls: [Line]
         /// Whose the line is as the read ends: the user's own, or one recalled from
         /// history (Up, `^R`, vi's `k` or `/`) that they did not come back from to their own
         /// line (Down past the newest line, `^G` in a search), changed since or not.

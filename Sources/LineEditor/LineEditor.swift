@@ -170,6 +170,12 @@ public final class LineEditor {
     var linesBeforeKeys: [Line] = []
     /// What recalls replaced in this read (see ``Input/recalledOver``).
     var recalledOver: [Line] = []
+    /// Recalled lines the user changed and then went back from to their own line, in this
+    /// read (see ``Input/leftRecalls``).
+    var leftRecalls: [Line] = []
+    /// The recalled line on show as the user left it before the last key, while a recall
+    /// shows: what they made of it, should that key take them back to their own line.
+    var shownRecall: Line?
     /// The line as the last recall left it, until the next key: a recall over it unchanged
     /// replaces nothing of the user's.
     var lastRecalled: Line?
@@ -314,6 +320,8 @@ public final class LineEditor {
         queuedKeys = []
         linesBeforeKeys = []
         recalledOver = []
+        leftRecalls = []
+        shownRecall = nil
         lastRecalled = nil
         consultedSinceKey = false
         ownLine = nil
@@ -342,11 +350,14 @@ public final class LineEditor {
         pendingPaste = nil
         let state = lineState
         let recalled = recalledOver
+        let left = leftRecalls
         let source: Input.Source =
             !isShowingRecall
             ? .own : lastRecalled.map(Self.withoutSearchPrompt) == state.text ? .recalled : .recalledAndChanged
         defer {
             recalledOver = []
+            leftRecalls = []
+            shownRecall = nil
             lastRecalled = nil
             linesBeforeKeys = []
             ownLine = nil
@@ -360,7 +371,8 @@ public final class LineEditor {
                 run.lowerBound < count ? run.lowerBound..<min(run.upperBound, count) : nil
             }
             return Input(
-                ending: ending, line: line, recalledOver: recalled, source: source, pasted: pastedParts,
+                ending: ending, line: line, recalledOver: recalled, leftRecalls: left, source: source,
+                pasted: pastedParts,
                 inserted: inserted, keysRead: keysRead)
         }
         if let function = leftWith {

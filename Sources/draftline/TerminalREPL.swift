@@ -202,6 +202,7 @@ struct TerminalREPL {
         let line = TextDraft(text: input.line.text, cursor: input.line.cursor)
         let recalled = LineOrigin(
             recalledOver: input.recalledOver.map { TextDraft(text: $0.text, cursor: $0.cursor) },
+            leftRecalls: input.leftRecalls.map { TextDraft(text: $0.text, cursor: $0.cursor) },
             kind: input.source == .own ? .own : input.source == .recalled ? .recalled : .recalledAndChanged,
             pasted: input.pasted, inserted: input.inserted)
         switch input.ending {

@@ -318,6 +318,32 @@ struct TerminalPromiseTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// A recalled line the user typed into, then went back from to their own line with
+    /// Down, is theirs: libedit forgets the edits of a history line, draftline keeps them on
+    /// the undo stack with the notice when the read ends, their own line sent as it was.
+    @Test func anEditedRecallLeftWithDownGoesOnTheUndoStack() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("from history\r")
+        try terminal.waitFor("you: from history")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("my own text\u{1B}[A")
+        try terminal.waitFor("from history")
+        try terminal.send(" typed on recall\u{1B}[B")
+        try terminal.waitFor("my own text")
+        try terminal.send("\r")
+        try terminal.waitFor("you: my own text")
+        try terminal.waitFor("the line a recall replaced is on the undo stack")
+        try terminal.waitForPrompt("alice> ")
+        for check in ["/expect undo 1", "/expect undo-top \"from history typed on recall\""] {
+            try terminal.send(check + "\r")
+            try terminal.waitFor("ok: ")
+            try terminal.waitForPrompt("alice> ")
+        }
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["from history", "my own text"])
+    }
+
     /// D18: `^X b` on a profile with text in the line does what `/back` does there: the
     /// text goes on the undo stack, said in one line, and the key goes back (it refused:
     /// "the key did nothing"). `^X b` at home, where it cannot act, keeps the text.

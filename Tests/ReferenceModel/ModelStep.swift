@@ -25,6 +25,9 @@ public enum ModelStep: Equatable, Sendable, CustomStringConvertible {
     case recallAndReturn
     /// Down (`^N` in vi's insert mode, `j` in its command mode) where no recall shows.
     case downOnOwnLine
+    /// Down (vi `j`) while a recall shows, which put `shown` in the line: a newer history
+    /// line, or the user's own line again.
+    case down(String)
     /// `^R` with a pattern (the line shows `recalled`), then Ctrl-C.
     case searchThenInterrupt(String)
     /// Enter.
@@ -67,6 +70,7 @@ public enum ModelStep: Equatable, Sendable, CustomStringConvertible {
         case .recall(let text): "recall \(text.debugDescription)"
         case .recallAndReturn: "Up-Down"
         case .downOnOwnLine: "Down"
+        case .down(let text): "Down \(text.debugDescription)"
         case .searchThenInterrupt(let text): "^R(\(text.debugDescription))-Ctrl-C"
         case .enter: "Enter"
         case .leave(let key): "^X\(key.rawValue)"
@@ -74,6 +78,16 @@ public enum ModelStep: Equatable, Sendable, CustomStringConvertible {
         case .endOfFile: "Ctrl-D"
         case .arrival: "arrival"
         case .look: "look"
+        }
+    }
+
+    /// Whether the step ends the edit line's read (Enter, a leave key, Ctrl-C, and Ctrl-D
+    /// on an empty line; elsewhere Ctrl-D deletes under the cursor).
+    public func endsRead(onEmptyLine: Bool) -> Bool {
+        switch self {
+        case .enter, .leave, .interrupt, .searchThenInterrupt: true
+        case .endOfFile: onEmptyLine
+        default: false
         }
     }
 

@@ -163,6 +163,9 @@ public struct ReferenceModel: Sendable {
 
     /// Whether a recall shows another line than the user's own.
     public var recallShowing: Bool { saved != nil }
+    /// Whether a recall shows another line over an own line that holds text: Down back to
+    /// an empty own line looks to the line editor like the recalled line deleted.
+    public var recallShowingOverText: Bool { !(saved?.isEmpty ?? true) }
 
     /// The screen on top of the stack.
     public var screen: Screen { screens.last ?? .home }
@@ -256,6 +259,12 @@ public struct ReferenceModel: Sendable {
             line = again
             startedFromDraft = false
         }
+        // SPEC §1a's law: a recalled line the user edited and went back from to their own
+        // line (Down) is their text; libedit forgets it, draftline puts it on the undo stack
+        // as the read ends, under whatever the ending puts there, unless the line holds it.
+        if saved == nil, !edits.isEmpty, step.endsRead(onEmptyLine: line.isEmpty) {
+            settleEdits(keptIn: line.text)
+        }
         switch step {
         case .type(let text):
             precondition(!commandMode, "typing in vi's command mode")
@@ -313,6 +322,22 @@ public struct ReferenceModel: Sendable {
             break
         case .recall(let text):
             recall(text)
+        case .down(let text):
+            // Down while a recall shows: a newer history line, or the user's own line again
+            // (README "as if nothing was recalled": emacs puts the cursor where they had it,
+            // vi at the start, in command mode), the edits of the recalled line theirs all the same.
+            guard let own = saved, text == own.text else {
+                recall(text)
+                break
+            }
+            if line.text != recalled { edits.append(line) }
+            line = own
+            saved = nil
+            if vi {
+                // (libedit leaves vi's insert mode at a history key, `^N` too.)
+                line.cursor = 0
+                commandMode = true
+            }
         case .recallAndReturn:
             // SPEC §1a "the line's baseline": a recall that returns to the line never moves
             // it. Over a recalled line libedit puts the cursor at the end (vi: at the start,

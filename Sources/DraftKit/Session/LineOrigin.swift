@@ -10,6 +10,9 @@ public struct LineOrigin: Equatable, Sendable {
     /// changed before recalling another. Text the user came back to (Down to their own
     /// line, `^R` cancelled) is in the line, not here.
     public var recalledOver: [TextDraft]
+    /// Recalled lines the user changed and then went back from to their own line, oldest
+    /// first: their text, which no line holds now, goes on the undo stack.
+    public var leftRecalls: [TextDraft]
     /// What the line as the read ended is: the user's own (a recall and a return to the
     /// line leave it theirs), or a line recalled from history.
     public var kind: Kind
@@ -38,9 +41,11 @@ public struct LineOrigin: Equatable, Sendable {
     /// An origin; `kind` is, unless given, a changed recalled line when a recall replaced
     /// anything (so that all of it is kept), else the user's own.
     public init(
-        recalledOver: [TextDraft] = [], kind: Kind? = nil, pasted: [Range<Int>] = [], inserted: [Range<Int>] = []
+        recalledOver: [TextDraft] = [], leftRecalls: [TextDraft] = [], kind: Kind? = nil, pasted: [Range<Int>] = [],
+        inserted: [Range<Int>] = []
     ) {
         self.recalledOver = recalledOver
+        self.leftRecalls = leftRecalls
         self.kind = kind ?? (recalledOver.isEmpty ? .own : .recalledAndChanged)
         self.pasted = pasted
         self.inserted = inserted

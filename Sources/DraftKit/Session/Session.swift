@@ -189,6 +189,12 @@ public final class Session {
         // Anything but a Ctrl-D that is the very next key disarms the warning.
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
         draftEmptied = emptiedDraft(read)
+        // The recalled lines the user changed and went back from go on the undo stack, under
+        // whatever this event puts there: the line itself, their latest text, on top.
+        for left in origin.leftRecalls where !read.text.contains(left.text) {
+            read.traced += setAside(
+                left, from: read.target.map { .draft($0.draftKey) } ?? .line, .replacedByRecall, &read)
+        }
         var outcome: Outcome
         switch event {
         case .endOfInput:

@@ -102,6 +102,7 @@ extension ConservationDriver {
             try play("long-Up-Down", [.paste(token() + String(repeating: "é", count: 1_100)), .recallAndReturn])
         case 72..<77: try play("Up-Down", [.recallAndReturn])
         case 77..<79 where !model.recallShowing: try play("Down", [.downOnOwnLine])
+        case 77..<81 where model.recallShowingOverText: try recall("Down-over-recall", keys: "\u{1B}[B", down: true)
         case 77..<81 where !vi: try search()
         case 77..<81: try play("Ctrl-L", [.redraw])
         case 81..<84: try play("Ctrl-L", [.redraw])
@@ -148,6 +149,7 @@ extension ConservationDriver {
         case 7: try play("Ctrl-L", [.redraw])
         case 8: try play("k-j", [.recallAndReturn])
         case 9 where !model.recallShowing: try play("j", [.downOnOwnLine])
+        case 9 where model.recallShowingOverText: try recall("j-over-recall", keys: "j", down: true)
         default: try play("i", [.viInsert])
         }
     }

@@ -85,11 +85,11 @@ final class ConservationDriver {
         return label == shown ? label : "\(label) [\(shown)]"
     }
 
-    /// A recall (terminal only: a pipe has no history keys).
-    func recall(_ label: String, keys: String) throws {
+    /// A recall (terminal only: a pipe has no history keys); `down`: Down over a recall.
+    func recall(_ label: String, keys: String, down: Bool = false) throws {
         tally[label, default: 0] += 1
         words.append(label)
-        guard let seen = try looking(terminal, { try terminal.recall(keys: keys) }) else {
+        guard let seen = try looking(terminal, { try terminal.recall(keys: keys, down: down) }) else {
             if lookFailed { return }
             check(terminal, [], "draftline ended")
             return try terminal.startAgain()

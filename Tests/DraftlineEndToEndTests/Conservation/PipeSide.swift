@@ -45,7 +45,7 @@ final class PipeSide: Side {
         let line = model.line
         switch step {
         case .escape, .viLeft: return [.left]
-        case .viInsert, .redraw, .recall, .recallAndReturn, .downOnOwnLine, .look: return []
+        case .viInsert, .redraw, .recall, .recallAndReturn, .downOnOwnLine, .down, .look: return []
         case .viAppend: return line.isEmpty ? [] : [.right]
         case .viRight: return line.cursor < line.count - 1 ? [.right] : []
         case .viHome: return [.home]

@@ -60,7 +60,7 @@ final class TerminalSide: Side {
         case .redraw: "\u{0C}"
         case .recall: model.commandMode ? "k" : "\u{1B}[A"
         case .recallAndReturn: model.commandMode ? "kj" : "\u{1B}[A\u{1B}[B"
-        case .downOnOwnLine: model.commandMode ? "j" : model.vi ? "\u{0E}" : "\u{1B}[B"
+        case .downOnOwnLine, .down: model.commandMode ? "j" : model.vi ? "\u{0E}" : "\u{1B}[B"
         case .searchThenInterrupt: ""
         case .enter: "\r"
         case .leave(let key): "\u{18}" + key.rawValue
@@ -123,10 +123,12 @@ final class TerminalSide: Side {
 
     /// A recall by `keys` (Up, `k`, `^R` and a pattern then `^E`): the model is told what
     /// the line now shows (the history is libedit's), and then looks.
-    func recall(keys: String) throws -> Observation? {
+    /// `down`: the keys are Down's while a recall shows (``ModelStep/down(_:)``).
+    func recall(keys: String, down: Bool = false) throws -> Observation? {
         try terminal.send(keys)
         guard let seen = try look() else { return nil }
-        model.apply(.recall(Observation.unshown(seen.line ?? "")))
+        let shown = Observation.unshown(seen.line ?? "")
+        model.apply(down ? .down(shown) : .recall(shown))
         return seen
     }
 
