@@ -28,6 +28,16 @@ struct TerminalPromiseTests {
         try terminal.open(user)
     }
 
+    /// Types each `/expect` line and waits for its "ok:" (a failed one times out, and its
+    /// status 1 fails the quit).
+    func expect(_ terminal: PseudoTerminal, _ checks: [String], prompt: String) throws {
+        for check in checks {
+            try terminal.send(check + "\r")
+            try terminal.waitFor("ok: ")
+            try terminal.waitForPrompt(prompt)
+        }
+    }
+
     /// Two drafts: bob's kept at home, alice's "emptied soon" restored in her open chat.
     func keepBobsDraftAndRestoreAlices(_ terminal: PseudoTerminal) throws {
         try terminal.open("bob")
@@ -280,11 +290,7 @@ struct TerminalPromiseTests {
             interrupt
             ? ["/expect undo 2", "/expect undo-top \"new text\""]
             : ["/expect undo 1", "/expect undo-top \"old draft\"", "/expect draft privateMessage_alice \"new text\""]
-        for check in checks {
-            try terminal.send(check + "\r")
-            try terminal.waitFor("ok: ")
-            try terminal.waitForPrompt(prompt)
-        }
+        try expect(terminal, checks, prompt: prompt)
         #expect(try terminal.quit() == .exited(0))
         let piped = try Fixture().runPiped(
             "/open alice\nold draft\u{18}b\n/open alice\n\u{15}new text" + key + "\n"
@@ -310,11 +316,9 @@ struct TerminalPromiseTests {
         try terminal.send("\r")
         try terminal.waitFor("the line a recall replaced is on the undo stack")
         try terminal.waitForPrompt("alice> ")
-        for check in ["/expect no-draft privateMessage_alice", "/expect undo-top \"first message edited\""] {
-            try terminal.send(check + "\r")
-            try terminal.waitFor("ok: ")
-            try terminal.waitForPrompt("alice> ")
-        }
+        try expect(
+            terminal, ["/expect no-draft privateMessage_alice", "/expect undo-top \"first message edited\""],
+            prompt: "alice> ")
         #expect(try terminal.quit() == .exited(0))
     }
 
@@ -335,13 +339,23 @@ struct TerminalPromiseTests {
         try terminal.waitFor("you: my own text")
         try terminal.waitFor("the line a recall replaced is on the undo stack")
         try terminal.waitForPrompt("alice> ")
-        for check in ["/expect undo 1", "/expect undo-top \"from history typed on recall\""] {
-            try terminal.send(check + "\r")
-            try terminal.waitFor("ok: ")
-            try terminal.waitForPrompt("alice> ")
-        }
+        try expect(
+            terminal, ["/expect undo 1", "/expect undo-top \"from history typed on recall\""], prompt: "alice> ")
         #expect(try terminal.quit() == .exited(0))
         #expect(try fixture.messages(in: "alice").map(\.content) == ["from history", "my own text"])
+    }
+
+    /// A command pasted onto an empty line with the newline copied after it is that command
+    /// (the newline is text, so the line waits for Enter; it had been "unknown command
+    /// '/drafts^J'), and nothing is sent.
+    @Test func aCommandPastedWithItsNewlineRuns() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("\u{1B}[200~/drafts\n\u{1B}[201~\r")
+        try terminal.waitFor("no drafts in memory")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
     }
 
     /// D18: `^X b` on a profile with text in the line does what `/back` does there: the

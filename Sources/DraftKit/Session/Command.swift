@@ -9,9 +9,10 @@ public struct Command: Sendable {
     private let action: Action
 
     /// Parses a command line (one that starts with `/`) against the catalogue, for a front
-    /// end that can do what `capabilities` say (the tour's chapters).
+    /// end that can do what `capabilities` say (the tour's chapters). Line breaks at its
+    /// end are none of it: a command pasted with the newline copied after it is the command.
     public init(parsing line: String, capabilities: Capabilities) throws(DraftlineError) {
-        var words = Words(line)
+        var words = Words(String(line.reversed().drop(while: \.isNewline).reversed()))
         let first = words.peek() ?? line
         words.consume(rest: false)
         guard let spec = CommandCatalogue.spec(named: String(first.dropFirst())) else {
