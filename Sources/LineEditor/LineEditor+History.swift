@@ -121,7 +121,7 @@ extension LineEditor {
             shownRecall = nil
             return
         }
-        var left = recalledOver.filter { $0.text != own.text }
+        var left = recalledOver
         if let shown = shownRecall, shown.text != lastRecalled.map(Self.withoutSearchPrompt) { left.append(shown) }
         for line in left where !line.text.isEmpty && line.text != own.text {
             if !leftRecalls.contains(where: { $0.text == line.text }) { leftRecalls.append(line) }

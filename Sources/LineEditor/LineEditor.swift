@@ -372,8 +372,7 @@ public final class LineEditor {
             }
             return Input(
                 ending: ending, line: line, recalledOver: recalled, leftRecalls: left, source: source,
-                pasted: pastedParts,
-                inserted: inserted, keysRead: keysRead)
+                pasted: pastedParts, inserted: inserted, keysRead: keysRead)
         }
         if let function = leftWith {
             leftWith = nil

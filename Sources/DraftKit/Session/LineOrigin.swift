@@ -7,8 +7,9 @@
 public struct LineOrigin: Equatable, Sendable {
     /// What history recalls (Up, `^R`) replaced of the user's own text during the read,
     /// oldest first: the line before the first recall, then each recalled line the user
-    /// changed before recalling another. Text the user came back to (Down to their own
-    /// line, `^R` cancelled) is in the line, not here.
+    /// changed before recalling another; an empty first line, when the user's own line was
+    /// empty (the recalls replaced nothing of theirs). Text the user came back to (Down to
+    /// their own line, `^R` cancelled) is in the line, not here.
     public var recalledOver: [TextDraft]
     /// Recalled lines the user changed and then went back from to their own line, oldest
     /// first: their text, which no line holds now, goes on the undo stack.

@@ -116,8 +116,7 @@ extension Session {
         guard let target = read.target, read.question == nil, !read.ownLineWasEmpty else {
             // Over an empty own line, the recalled lines the user edited are no draft: set
             // aside, from the chat's line when there is one.
-            let origin: DraftRules.Lost.Origin =
-                read.question == nil ? read.target.map { .draft($0.draftKey) } ?? .line : .line
+            let origin = read.setAsideOriginOutsidePrompt
             let reports = read.recalledOver.flatMap { setAside($0, from: origin, .replacedByRecall, &read) }
             read.settleRecalled(.undoStack)
             return reports
@@ -369,9 +368,7 @@ extension Session {
     /// the line as it was (empty); a Ctrl-D after other keys warns again (``handle(_:recalledOver:)``
     /// disarmed the warning). At a prompt it cancels the prompt.
     func requestQuit(_ read: inout LineRead) -> Outcome {
-        let origin: DraftRules.Lost.Origin =
-            read.question == nil ? read.target.map { .draft($0.draftKey) } ?? .line : .line
-        setAsideRecalled(unlessHeldBy: "", from: origin, &read)
+        setAsideRecalled(unlessHeldBy: "", from: read.setAsideOriginOutsidePrompt, &read)
         if read.question != nil {
             navigator.question = nil
             return Outcome(enter(screen) + settleHeldForPrompt(backInLine: true, &read))

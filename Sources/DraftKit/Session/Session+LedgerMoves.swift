@@ -78,7 +78,7 @@ extension Session {
             read.hold = .text(text)
             if text == read.line { read.settleLine(.givenBack) }
         } else {
-            read.traced += setAside(text, from: read.target.map { .draft($0.draftKey) } ?? .line, cause, &read)
+            read.traced += setAside(text, from: read.setAsideOrigin, cause, &read)
         }
     }
 
@@ -110,7 +110,7 @@ extension Session {
         var read = read
         guard !hasQuit else { return [] }
         var reports: [Report] = read.traced
-        let origin: DraftRules.Lost.Origin = read.target.map { .draft($0.draftKey) } ?? .line
+        let origin = read.setAsideOrigin
         if read.linePlace == nil {
             ledgerCatches += 1
             reports += setAside(read.line, from: origin, .nowhereToKeep, &read)

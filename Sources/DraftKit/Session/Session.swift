@@ -192,8 +192,7 @@ public final class Session {
         // The recalled lines the user changed and went back from go on the undo stack, under
         // whatever this event puts there: the line itself, their latest text, on top.
         for left in origin.leftRecalls where !read.text.contains(left.text) {
-            read.traced += setAside(
-                left, from: read.target.map { .draft($0.draftKey) } ?? .line, .replacedByRecall, &read)
+            read.traced += setAside(left, from: read.setAsideOrigin, .replacedByRecall, &read)
         }
         var outcome: Outcome
         switch event {
@@ -209,7 +208,7 @@ public final class Session {
             // Too long to take: nothing is sent and the baseline stays; the line, never
             // destroyed, goes on the undo stack whole (the error line says so), to shorten.
             // (A command typed into the baseline is judged by its own length: it runs.)
-            let origin: DraftRules.Lost.Origin = read.target.map { .draft($0.draftKey) } ?? .line
+            let origin = read.setAsideOrigin
             setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
             read.traced += setAside(read.line, from: origin, .lineTooLong, &read)
             read.hold = .unchanged
