@@ -71,6 +71,8 @@ extension LineEditor {
     /// libedit forgets the edits of a history line the user leaves with Down: a recalled
     /// line they changed and then went back from is kept here (``Input/leftRecalls``).
     func noteKey() {
+        let byDown = wentDown
+        wentDown = false
         guard consultedSinceKey else {
             guard isShowingRecall, let own = ownLine else { return }
             let now = lineState
@@ -78,7 +80,7 @@ extension LineEditor {
                 if Self.withoutSearchPrompt(now) == now.text && !Self.isSearchPrompt(now) { shownRecall = now }
                 return
             }
-            returnedToOwnLine(own)
+            returnedToOwnLine(own, byDown: byDown)
             isShowingRecall = false
             lastRecalled = nil
             marks = ownMarks
@@ -95,7 +97,7 @@ extension LineEditor {
             return
         }
         if let own = ownLine, Self.withoutSearchPrompt(now) == own.text {
-            returnedToOwnLine(own)
+            returnedToOwnLine(own, byDown: byDown)
             isShowingRecall = false
             return
         }
@@ -112,11 +114,11 @@ extension LineEditor {
     /// replaced, and the one shown when they came back) are left behind, kept for the
     /// session (``Input/leftRecalls``).
     ///
-    /// An own line that was empty is as much a recalled line the user deleted (`^U`) as a
-    /// way back: nothing is left behind then, and what recalls replaced stays theirs to
-    /// account for (``Input/recalledOver``).
-    func returnedToOwnLine(_ own: Line) {
-        guard !own.text.isEmpty else {
+    /// An own line that was empty, seen again after any key but Down (`byDown`), is a
+    /// recalled line the user deleted (`^U`), not a way back: nothing is left behind then,
+    /// and what recalls replaced stays theirs to account for (``Input/recalledOver``).
+    func returnedToOwnLine(_ own: Line, byDown: Bool) {
+        guard !own.text.isEmpty || byDown else {
             recalledOver.removeAll { $0.text == own.text }
             shownRecall = nil
             return

@@ -106,6 +106,7 @@ extension LineEditor {
             // it saved at the last Up, of this read or an earlier one: the typed line was
             // replaced by an empty or an old one, kept nowhere. Down there does nothing.
             guard isShowingRecall else { return UInt8(CC_REFRESH_BEEP) }
+            wentDown = true
             // libedit's Down, then (emacs) the cursor put back where the user had it when
             // the Down brings their own line back: libedit leaves it at the end (README "as
             // if nothing was recalled"). vi's `j` keeps vi's own place, the line's start.

@@ -176,6 +176,9 @@ public final class LineEditor {
     /// The recalled line on show as the user left it before the last key, while a recall
     /// shows: what they made of it, should that key take them back to their own line.
     var shownRecall: Line?
+    /// Whether the last key was Down (`ed-next-history`, vi's `j`) over a recall: an own
+    /// line it brings back empty is a way back, not a recalled line deleted.
+    var wentDown = false
     /// The line as the last recall left it, until the next key: a recall over it unchanged
     /// replaces nothing of the user's.
     var lastRecalled: Line?

@@ -325,24 +325,32 @@ struct TerminalPromiseTests {
     /// A recalled line the user typed into, then went back from to their own line with
     /// Down, is theirs: libedit forgets the edits of a history line, draftline keeps them on
     /// the undo stack with the notice when the read ends, their own line sent as it was.
-    @Test func anEditedRecallLeftWithDownGoesOnTheUndoStack() throws {
+    /// An own line that was empty is a way back as well (Down, not `^U`, emptied the line).
+    @Test(arguments: ["my own text", ""])
+    func anEditedRecallLeftWithDownGoesOnTheUndoStack(own: String) throws {
         let terminal = try start()
         try terminal.open("alice")
         try terminal.send("from history\r")
         try terminal.waitFor("you: from history")
         try terminal.waitForPrompt("alice> ")
-        try terminal.send("my own text\u{1B}[A")
+        try terminal.send(own + "\u{1B}[A")
         try terminal.waitFor("from history")
-        try terminal.send(" typed on recall\u{1B}[B")
-        try terminal.waitFor("my own text")
-        try terminal.send("\r")
-        try terminal.waitFor("you: my own text")
+        try terminal.send(" typed on recall")
+        try terminal.waitFor("typed on recall")
+        try terminal.send("\u{1B}[B")
+        if own.isEmpty {
+            try terminal.send("\u{03}")
+        } else {
+            try terminal.waitFor(own)
+            try terminal.send("\r")
+            try terminal.waitFor("you: " + own)
+        }
         try terminal.waitFor("the line a recall replaced is on the undo stack")
         try terminal.waitForPrompt("alice> ")
         try expect(
             terminal, ["/expect undo 1", "/expect undo-top \"from history typed on recall\""], prompt: "alice> ")
         #expect(try terminal.quit() == .exited(0))
-        #expect(try fixture.messages(in: "alice").map(\.content) == ["from history", "my own text"])
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["from history"] + (own.isEmpty ? [] : [own]))
     }
 
     /// A command pasted onto an empty line with the newline copied after it is that command

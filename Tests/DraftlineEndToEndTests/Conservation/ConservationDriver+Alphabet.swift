@@ -101,6 +101,8 @@ extension ConservationDriver {
             // Over a line longer than libedit saves at a recall (1,024 characters, D13).
             try play("long-Up-Down", [.paste(token() + String(repeating: "é", count: 1_100)), .recallAndReturn])
         case 72..<77: try play("Up-Down", [.recallAndReturn])
+        case 77..<81 where model.line.isEmpty && !model.recallShowing && model.historyHasLines && pick(40):
+            try editRecallOverEmptyLine()
         case 77..<79 where !model.recallShowing: try play("Down", [.downOnOwnLine])
         case 77..<81 where model.recallShowingOverText: try recall("Down-over-recall", keys: "\u{1B}[B", down: true)
         case 77..<81 where !vi: try search()
@@ -133,6 +135,23 @@ extension ConservationDriver {
             return try play("paste-paste", [.paste(text + "\u{1B}[201~\u{1B}[200~" + token())])
         }
         try play(roll < 15 ? "paste-slash" : "paste", [.paste(text)])
+    }
+
+    /// Up over an empty line, a word typed onto the recalled line, and Down back to the
+    /// empty own line (terminal only, as every recall): the edited recall is the user's
+    /// though the line it returns to is empty, as a `^U` over the recall would leave it.
+    func editRecallOverEmptyLine() throws {
+        try recall("Up", keys: "\u{1B}[A")
+        guard model.recallShowing, model.ownLine.isEmpty else { return }
+        // (vi: typed in insert mode, then back to command mode for `j`.)
+        let steps: [ModelStep] = vi ? [.viAppend, .type(" " + token()), .escape] : [.type(" " + token())]
+        for step in steps where step != .viAppend || model.commandMode {
+            if let problem = try terminal.play(step) {
+                _ = check(terminal, [], problem)
+                return try terminal.startAgain()
+            }
+        }
+        try recall("Down-to-empty-line", keys: vi ? "j" : "\u{1B}[B", down: true)
     }
 
     /// Keys in vi's command mode: motion, `x`, `k` (recall), back to insert mode, Ctrl-L.
