@@ -96,9 +96,11 @@ extension Presenter {
         return lines
     }
 
-    /// A wait for a lock that has lasted a second: who holds it, what draftline waits to do.
-    public func lockWaitNotice(_ wait: LockWait, purpose: String) -> String {
-        "waiting for the lock \(wait.path) \(purpose): it is \(Self.holders(wait))"
+    /// A wait for a lock that has lasted a second: who holds it, and what draftline waits
+    /// to do (open the data directory; with `transferring`, read and write the history).
+    public func lockWaitNotice(_ wait: LockWait, transferring: Bool) -> String {
+        let purpose = transferring ? "to read and write the history" : "to open the data directory"
+        return "waiting for the lock \(wait.path) \(purpose): it is \(Self.holders(wait))"
     }
 
     /// A lock's holders in words.

@@ -88,7 +88,7 @@ enum Draftline {
         if options.transfer == nil, options.server == nil,
             let problem = IdentityCheck.problemBeforeOpening(with: options.identity, dataDirectory: path)
         {
-            return refuse(problem)
+            return refuse(Presenter.describe(problem))
         }
         let reports: ReportFiles
         var trace: TraceFile?
@@ -102,7 +102,7 @@ enum Draftline {
         }
         do throws(UsageError) {
             if options.recordFile != nil, options.transfer == nil, !terminal {
-                throw UsageError("--record writes a terminal session down; on a pipe the input is the script already")
+                throw UsageError(Presenter.describe(.recordOnPipe))
             }
             reports = try ReportFiles(
                 options.transfer == nil ? options.reportFiles : [],
@@ -116,11 +116,10 @@ enum Draftline {
         let presence: Presence
         do throws(Failure) {
             // No wait for the data directory's lock goes a second without a word.
-            let purpose = options.transfer == nil ? "to open the data directory" : "to read and write the history"
+            let transferring = options.transfer != nil
             let notice: (LockWait) -> Void = { wait in
-                Console.write(
-                    "draftline: \(TerminalText.visible(Presenter().lockWaitNotice(wait, purpose: purpose), keepNewlines: false))\n",
-                    to: .error)
+                let words = Presenter().lockWaitNotice(wait, transferring: transferring)
+                Console.write("draftline: \(TerminalText.visible(words, keepNewlines: false))\n", to: .error)
             }
             if let transfer = options.transfer {
                 return TransferCommand.run(transfer, dataDirectory: path) { () throws(StoreError) in
@@ -139,7 +138,7 @@ enum Draftline {
                 let problem = IdentityCheck.problem(
                     with: options.identity, contacts: data.loadContacts(), dataDirectory: path)
             {
-                return refuse(problem)
+                return refuse(Presenter.describe(problem))
             }
             // A pinned clock: IDs numbered by a run claimed from the data directory.
             let idSuffix: Outbox.IDSuffix =

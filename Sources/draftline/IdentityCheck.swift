@@ -17,7 +17,7 @@ enum IdentityCheck {
     /// `nil` when it can or when its contacts cannot be read for any other reason (then
     /// opening the directory says why, in one line that names it, and
     /// ``problem(with:contacts:dataDirectory:)`` is asked again after it).
-    static func problemBeforeOpening(with identity: GlobalKey, dataDirectory path: String) -> String? {
+    static func problemBeforeOpening(with identity: GlobalKey, dataDirectory path: String) -> ProgramNotice? {
         guard needsContacts(identity) else { return nil }
         var book = ContactBook.load(directory: path)
         if let failure = book.readFailure, failure.operation == "open", failure.path == path, failure.refusal == nil,
@@ -35,7 +35,9 @@ enum IdentityCheck {
 
     /// Why `identity` is not a user of these contacts, or `nil` when it is.
     /// A contacts file that could not be read says so: it never makes `identity` unknown.
-    static func problem(with identity: GlobalKey, contacts book: ContactBook, dataDirectory path: String) -> String? {
+    static func problem(
+        with identity: GlobalKey, contacts book: ContactBook, dataDirectory path: String
+    ) -> ProgramNotice? {
         guard needsContacts(identity) else { return nil }
         do throws(FileError) {
             if let failure = book.readFailure { throw failure }
@@ -43,20 +45,11 @@ enum IdentityCheck {
             // The first names and a count: never every contact read.
             let first = Set(try book.keys(startingWith: "", limit: namesShown) + [.me]).map(\.rawValue).sorted()
             let total = try book.count() + (try book.contact(.me) == nil ? 1 : 0)
-            return refusal(of: identity, first: first, total: total, contacts: book, dataDirectory: path)
+            return .noSuchUser(
+                identity, first: Array(first.prefix(namesShown)), total: total, problem: book.problem,
+                dataDirectory: path)
         } catch {
-            return "--as '\(identity)': who the users here are is not known: \(Presenter.describe(error)); try again"
+            return .contactsUnreadable(identity, error)
         }
-    }
-
-    /// The line that refuses `identity`: the `first` users' names and how many there are.
-    private static func refusal(
-        of identity: GlobalKey, first: [String], total: Int, contacts book: ContactBook, dataDirectory path: String
-    ) -> String {
-        var names = first.prefix(namesShown).joined(separator: ", ")
-        if total > namesShown { names += " and \(total - namesShown) more" }
-        let unusable = book.problem.map { " (\(Presenter.describe($0)))" } ?? ""
-        return "--as '\(identity)': no such user here; the users are \(names)\(unusable). "
-            + "To be someone else, add them to \(path)/contacts.plist (an array of {global_key, name})"
     }
 }

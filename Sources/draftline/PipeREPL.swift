@@ -28,7 +28,7 @@ struct PipeREPL {
         var unchecked: Int?
         func stop(at line: Int) {
             results.stop(at: line)
-            console.write("draftline: stopped at line \(line) (--strict)\n", to: .error)
+            console.write("draftline: \(Presenter.describe(.stoppedAt(line: line)))\n", to: .error)
         }
         reading: while !frontend.hasQuit {
             // Between lines, what other processes sent; the demo peers answer only during
@@ -58,9 +58,7 @@ struct PipeREPL {
                 if strict, unchecked == nil { unchecked = number }
             case .text(let text, let repaired):
                 if repaired {
-                    console.show([
-                        OutputLine(.warning, "line \(number) is not valid UTF-8: each bad byte was read as U+FFFD")
-                    ])
+                    console.show([OutputLine(.warning, Presenter.describe(.lineNotUTF8(line: number)))])
                 }
                 var failed = false
                 // An error the next line may check: only the line's last event's (a later

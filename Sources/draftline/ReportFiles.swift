@@ -17,14 +17,14 @@ struct ReportFiles {
                 try OutputPath(path, dataDirectory: dataDirectory)
             }
         } catch {
-            throw UsageError("cannot write the record: \(Presenter.describe(error))")
+            throw UsageError(Presenter.describe(.outputUnusable(what: "record", error)))
         }
         var checked: [(Options.ReportFile, OutputPath)] = []
         for file in files {
             do throws(OutputPathError) {
                 checked.append((file, try OutputPath(file.path, dataDirectory: dataDirectory)))
             } catch {
-                throw UsageError("cannot write the \(file.format.rawValue) report: \(Presenter.describe(error))")
+                throw UsageError(Presenter.describe(.outputUnusable(what: "\(file.format.rawValue) report", error)))
             }
         }
         self.files = checked
@@ -36,9 +36,7 @@ struct ReportFiles {
     /// Says that a file is in place but its directory's sync failed: it is written, not yet
     /// confirmed on disk (a power cut now could lose it).
     private static func notConfirmed(_ what: String, _ failure: FileError) {
-        Console.write(
-            "warning: the \(what) is written, but not yet confirmed on disk: "
-                + TerminalText.visible(Presenter.describe(failure), keepNewlines: false) + "\n", to: .error)
+        Console.write(Presenter.describe(.outputNotConfirmed(what: what, failure)) + "\n", to: .error)
     }
 
     /// Writes the recorded script; says in one line when it could not, and returns whether
@@ -50,10 +48,7 @@ struct ReportFiles {
                 Self.notConfirmed("record", unconfirmed)
             }
         } catch {
-            Console.write(
-                "draftline: the record was not written: "
-                    + TerminalText.visible(Presenter.describe(error), keepNewlines: false)
-                    + "\n", to: .error)
+            Console.write("draftline: \(Presenter.describe(.outputNotWritten(what: "record", error)))\n", to: .error)
             return false
         }
         return true
@@ -76,9 +71,8 @@ struct ReportFiles {
                     Self.notConfirmed("\(file.format.rawValue) report", unconfirmed)
                 }
             } catch {
-                Console.write(
-                    "draftline: the \(file.format.rawValue) report was not written: "
-                        + TerminalText.visible(Presenter.describe(error), keepNewlines: false) + "\n", to: .error)
+                let what = "\(file.format.rawValue) report"
+                Console.write("draftline: \(Presenter.describe(.outputNotWritten(what: what, error)))\n", to: .error)
                 written = false
             }
         }

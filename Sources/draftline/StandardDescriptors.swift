@@ -1,10 +1,11 @@
+import DraftlineREPL
 import Glibc
 
 /// Descriptors 0, 1 and 2, made sure of before any file is opened.
 enum StandardDescriptors {
     /// Opens `/dev/null` on each of 0, 1 and 2 that is closed (`fcntl(F_GETFD)`, `open`,
-    /// `dup2`), then checks that standard input can be read from. Returns what is wrong,
-    /// in one line, when it cannot be used (nothing is opened then), else `nil`.
+    /// `dup2`), then checks that standard input can be read from. Returns what is wrong
+    /// when it cannot be used (nothing is opened then), else `nil`.
     ///
     /// Otherwise the first file draftline opens would take the free number: with standard
     /// output closed, the lock file would become descriptor 1 and draftline's output would
@@ -12,30 +13,27 @@ enum StandardDescriptors {
     /// as typed lines. `open` gives the lowest free number, so filling them in order puts
     /// each on its own. Standard input that is a directory, or open for writing only, would
     /// read as an empty input and end draftline at once with status 0, as if all went well.
-    static func ensureOpen() -> String? {
+    static func ensureOpen() -> ProgramNotice? {
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
             guard opened >= 0 else {
-                return "descriptor \(descriptor) is closed and /dev/null cannot be opened: \(reason())"
+                return .descriptorNotOpened(descriptor, call: "open", code: errno)
             }
             if opened != descriptor {
                 let moved = dup2(opened, descriptor)
-                let failure = reason()
+                let failure = errno
                 close(opened)
-                guard moved == descriptor else {
-                    return "descriptor \(descriptor) is closed and cannot be opened on /dev/null: \(failure)"
-                }
+                guard moved == descriptor else { return .descriptorNotOpened(descriptor, call: "dup2", code: failure) }
             }
         }
         let flags = fcntl(0, F_GETFL)
-        guard flags >= 0 else { return "standard input cannot be used: \(reason())" }
-        if flags & O_ACCMODE == O_WRONLY { return "standard input is open for writing only: nothing can be read" }
+        guard flags >= 0 else { return .standardInputUnusable(code: errno) }
+        if flags & O_ACCMODE == O_WRONLY { return .standardInputWriteOnly }
         var info = stat()
         if fstat(0, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-            return "standard input is a directory: give a file, a pipe or a terminal"
+            return .standardInputIsDirectory
         }
         return nil
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
 }

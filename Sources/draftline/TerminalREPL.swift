@@ -56,12 +56,7 @@ struct TerminalREPL {
         }
         frontend.presenter.keys = KeyLabels(bound: editor.boundKeys())
         if let codeset = nl_langinfo(nl_item(CODESET)).map({ String(cString: $0) }), codeset != "UTF-8" {
-            console.show([
-                OutputLine(
-                    .warning,
-                    "the locale's character set is \(codeset), not UTF-8: only ASCII can be typed; run with LANG=C.UTF-8"
-                )
-            ])
+            console.show([OutputLine(.warning, Presenter.describe(.localeNotUTF8(codeset: codeset)))])
         }
         // The edit line's history in memory: the file's lines at start and this session's.
         // A file that cannot be read is said once and left as it is: a line entered is added
@@ -69,11 +64,7 @@ struct TerminalREPL {
         var entered: [String] = []
         var lineHistoryFailed = false
         do throws(StoreError) { entered = try lineHistory.load() } catch {
-            console.show([
-                OutputLine(
-                    .warning, "the edit-line history was not loaded: " + TerminalText.visible(Presenter.describe(error))
-                )
-            ])
+            console.show([OutputLine(.warning, Presenter.describe(.lineHistoryNotLoaded(Presenter.describe(error))))])
             // Its save would fail for the same reason: not said again.
             if case .unavailable(let failure) = error, !failure.isTransient { lineHistoryFailed = true }
         }
@@ -88,22 +79,16 @@ struct TerminalREPL {
             } catch {
                 // Said once: on a read-only data directory every line would say it again.
                 if !lineHistoryFailed {
-                    console.show([
-                        OutputLine(
-                            .warning,
-                            "the edit-line history was not saved: " + TerminalText.visible(Presenter.describe(error)))
-                    ])
+                    console.show([OutputLine(.warning, Presenter.describe(.lineHistoryNotSaved(error)))])
                 }
                 lineHistoryFailed = true
             }
         }
         do { try editor.setHistory(entered) } catch {
-            console.show([OutputLine(.warning, "the edit-line history was not loaded: \(error)")])
+            console.show([OutputLine(.warning, Presenter.describe(.lineHistoryNotLoaded("\(error)")))])
         }
         let identity = frontend.session.identity
-        let welcome =
-            "draftline\(identity == .me ? "" : " (as \(identity))"): each chat keeps your unsent text as its draft.\n"
-            + "/help lists commands, /tour shows the flow, Ctrl-D quits."
+        let welcome = Presenter.describe(.welcome(identity))
         console.write(
             Presenter.wrap(welcome, width: console.terminalWidth ?? .max).joined(separator: "\n") + "\n", to: .output)
         var results = ScriptResults()
@@ -115,7 +100,7 @@ struct TerminalREPL {
         var unchecked: Int?
         func stop(at line: Int) {
             results.stop(at: line)
-            console.write("draftline: stopped at line \(line) (--strict)\n", to: .error)
+            console.write("draftline: \(Presenter.describe(.stoppedAt(line: line)))\n", to: .error)
         }
         while !frontend.hasQuit {
             let prefill = frontend.session.prefill
@@ -184,9 +169,7 @@ struct TerminalREPL {
 
     private static func installSignals(_ console: Console) {
         if dl_signals_install() != 0 {
-            console.write(
-                "warning: signal handlers could not be installed: \(String(cString: strerror(errno)))\n", to: .error,
-                style: .warning)
+            console.write(Presenter.describe(.signalsNotInstalled(code: errno)) + "\n", to: .error, style: .warning)
         }
     }
 
@@ -254,12 +237,7 @@ struct TerminalREPL {
         }
         let configuration = editor.sourceConfiguration()
         if !configuration.failedBindings.isEmpty {
-            console.show([
-                OutputLine(
-                    .warning,
-                    "after ~/.editrc, these keys could not be bound again: "
-                        + TerminalText.visible(configuration.failedBindings.joined(separator: ", ")))
-            ])
+            console.show([OutputLine(.warning, Presenter.describe(.keysNotBoundAgain(configuration.failedBindings)))])
         }
         if let mode = options.editor { try editor.setEditor(mode) }
         return editor

@@ -38,7 +38,8 @@ struct TourPlayer {
         // written anywhere: the history is in memory.
         var template = Array((NSTemporaryDirectory() + "/draftline-tour-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            console.write("draftline: cannot make a scratch directory for the tour\n", to: .error, style: .error)
+            console.write(
+                "draftline: \(Presenter.describe(.tourHasNoScratchDirectory))\n", to: .error, style: .error)
             return .couldNotStart
         }
         let scratch = String(cString: made)
@@ -61,7 +62,7 @@ struct TourPlayer {
         let pacer = Pacer(
             speed: speed, waiter: editor.waiter, pressed: { [editor] in editor.dropPressedKeys() },
             refusePaste: { [console] in
-                console.show([OutputLine(.info, "the tour does not take a paste: paste once it has ended")])
+                console.show([OutputLine(.info, Presenter.describe(.tourTakesNoPaste))])
             }, redraw: { [editor] in editor.redraw() }, live: live)
         editor.keySource = { pacer.next() }
         try? editor.setHistory([])
@@ -69,13 +70,14 @@ struct TourPlayer {
             editor.keySource = nil
             try? editor.setHistory(userHistory)
         }
-        console.write("\n" + wrap("── tour: \(chapter.title) ──") + "\n", to: .output, style: .narration)
+        console.write(
+            "\n" + wrap(Presenter.describe(.tourChapter(title: chapter.title))) + "\n", to: .output, style: .narration)
         for step in chapter.steps {
             console.write(wrap(step.narration) + "\n", to: .output, style: .narration)
             pacer.start(step)
             let (event, origin) = TerminalREPL.readEvent(for: frontend, with: editor, console: console)
             guard !pacer.stopped else {
-                console.write("tour stopped\n", to: .output, style: .narration)
+                console.write(Presenter.describe(.tourStopped) + "\n", to: .output, style: .narration)
                 return .stopped
             }
             let response = frontend.handle(event, origin: origin)
@@ -90,10 +92,10 @@ struct TourPlayer {
         }
         if pacer.skipping { pacer.discardPressedKeys() }
         let ending = chapter.name == Tour.chapters[0].name ? Tour.ending + "\n" : ""
-        let others = Tour.chapters.dropFirst().map(\.name).joined(separator: ", ")
+        let others = Tour.chapters.dropFirst().map(\.name)
         console.write(
-            wrap(ending + "More chapters: --tour NAME or /tour NAME, with NAME one of " + others + ".")
-                + "\n── end of the tour ──\n", to: .output, style: .narration)
+            wrap(Presenter.describe(.tourEnded(ending: ending, others: others))) + "\n── end of the tour ──\n",
+            to: .output, style: .narration)
         return .finished
     }
 

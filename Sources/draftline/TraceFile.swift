@@ -17,25 +17,22 @@ final class TraceFile {
     /// Opens (or makes) the file; the error says why it cannot be written.
     init(path: String, format: TraceFormat, dataDirectory: String?) throws(UsageError) {
         self.format = format
-        do {
+        do throws(OutputPathError) {
             file = try OutputFile(appendingTo: path, dataDirectory: dataDirectory)
         } catch {
-            throw UsageError("cannot write the trace file: \(Presenter.describe(error))")
+            throw UsageError(Presenter.describe(.outputUnusable(what: "trace file", error)))
         }
     }
 
     /// Appends the lines for these reports.
     func record(_ reports: [Report], session: Session) {
         for line in format.lines(for: reports, time: session.clock(), screen: session.screenName) {
-            do {
+            do throws(OutputPathError) {
                 try file.append(line + "\n")
                 failing = false
             } catch {
                 if !failing {
-                    Console.write(
-                        "draftline: warning: the trace file cannot be written: "
-                            + "\(TerminalText.visible(Presenter.describe(error), keepNewlines: false)); its lines are missing\n",
-                        to: .error)
+                    Console.write("draftline: \(Presenter.describe(.traceNotWritten(error)))\n", to: .error)
                 }
                 failing = true
             }

@@ -1,10 +1,11 @@
+import DraftlineREPL
 import Foundation
 import Glibc
 
 // draftline: a thin executable over DraftKit (the REPL as data), DraftlineREPL (how it is
 // shown and typed) and LineEditor (libedit).
 if let problem = StandardDescriptors.ensureOpen() {
-    let line = Array("draftline: \(problem)\n".utf8)
+    let line = Array("draftline: \(Presenter.describe(problem))\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     exit(Draftline.ExitStatus.unusable)
 }
