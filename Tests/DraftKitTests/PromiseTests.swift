@@ -58,6 +58,18 @@ struct PromiseTests {
         #expect(CommandInDraft.find(in: "xb/help", restored: TextDraft(text: "ab")) == nil)
     }
 
+    /// The runs the line editor saw typed decide where the insertion went: `src/` typed
+    /// after a draft ending in `usr/` is text, though `/src` before the draft's own `/`
+    /// spells the same line; the same text typed at the cursor before it is a command.
+    @Test func theTypedRunsSayWhereTheInsertionWent() {
+        let draft = TextDraft(text: "look in usr/")
+        #expect(CommandInDraft.typedInto("look in usr/help/", given: draft) == .command("/help"))
+        #expect(CommandInDraft.typedInto("look in usr/help/", given: draft, inserted: [12..<17]) == nil)
+        #expect(CommandInDraft.typedInto("look in usr/help/", given: draft, inserted: [11..<16]) == .command("/help"))
+        #expect(
+            CommandInDraft.typedInto("look in usr/ /help", given: draft, inserted: [12..<18]) == .command("/help"))
+    }
+
     @Test func discardTypedIntoTheDraftDiscardsItAndDoubleSlashSends() {
         restore(TextDraft(text: "draft", cursor: 0))
         type("/discarddraft")

@@ -353,6 +353,27 @@ struct TerminalPromiseTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["from history"] + (own.isEmpty ? [] : [own]))
     }
 
+    /// A word ending in `/` typed after a draft that ends in `/` is text: the line editor
+    /// saw `local/` typed after `usr/`, not `/local` before the draft's own `/`, so the line
+    /// is a message (it had been an unknown command that could never be sent, and `help/`
+    /// ran `/help` and dropped the word, `quit/` quit). A pipe: the same.
+    @Test(arguments: ["local/", "help/", "quit/"])
+    func aWordEndingInASlashAfterADraftEndingInOneIsText(word: String) throws {
+        let terminal = try start()
+        try leaveDraft(terminal, "alice", "look in usr/")
+        try terminal.send(word + "\r")
+        try terminal.waitFor("you: look in usr/" + word)
+        try terminal.waitForPrompt("alice> ")
+        try expect(terminal, ["/expect no-draft privateMessage_alice", "/expect undo 0"], prompt: "alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["look in usr/" + word])
+        let pipe = try Fixture()
+        let piped = try pipe.runPiped(
+            "/open alice\nlook in usr/\u{18}b\n/open alice\n\(word)\n/expect no-draft privateMessage_alice\n")
+        #expect(piped.status == 0, "\(piped.output) \(piped.error)")
+        #expect(try pipe.messages(in: "alice").map(\.content) == ["look in usr/" + word])
+    }
+
     /// A command pasted onto an empty line with the newline copied after it is that command
     /// (the newline is text, so the line waits for Enter; it had been "unknown command
     /// '/drafts^J'), and nothing is sent.

@@ -21,8 +21,13 @@ public enum CommandInDraft {
     ///
     /// Exact, not a guess: every place the insertion could have gone is tried, the
     /// baseline's cursor first; an insertion naming a declared command wins over one that
-    /// does not.
-    public static func typedInto(_ line: String, given baseline: TextDraft, pasted: [Range<Int>] = []) -> Typed? {
+    /// does not. With `inserted`, the runs the line editor saw typed or pasted into the
+    /// baseline (``LineOrigin/inserted``), only a place where the insertion is all theirs
+    /// counts: `src/` typed after a draft ending in `src/` is no `/src` typed before the
+    /// draft's own `/`.
+    public static func typedInto(
+        _ line: String, given baseline: TextDraft, pasted: [Range<Int>] = [], inserted: [Range<Int>]? = nil
+    ) -> Typed? {
         guard !baseline.text.isEmpty, let insertion = OneInsertion(of: baseline.text, in: line), insertion.length > 0
         else { return nil }
         let range = insertion.places
@@ -31,6 +36,11 @@ public enum CommandInDraft {
         var attempt: String?
         var literal: String?
         for place in places {
+            if let inserted,
+                !(place..<place + insertion.length).allSatisfy({ at in inserted.contains { $0.contains(at) } })
+            {
+                continue
+            }
             let inserted = insertion.inserted(at: place)
             // Spaces typed before the `/` only set the command apart from the draft.
             let spaces = inserted.prefix { $0 == " " || $0 == "\t" }.count

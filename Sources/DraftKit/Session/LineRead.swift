@@ -188,13 +188,19 @@ struct LineRead {
     var typed: CommandInDraft.Typed? {
         guard !isRecalled, let baseline else { return nil }
         if held == nil, let draft, draft != baseline,
-            case .command(let command)? = CommandInDraft.typedInto(text, given: draft, pasted: pasted),
+            case .command(let command)? = CommandInDraft.typedInto(
+                text, given: draft, pasted: pasted, inserted: typedRuns),
             CommandInDraft.isDeclared(command)
         {
             return .command(command)
         }
-        return CommandInDraft.typedInto(text, given: baseline, pasted: pasted) ?? typedRun?.typed
+        return CommandInDraft.typedInto(text, given: baseline, pasted: pasted, inserted: typedRuns) ?? typedRun?.typed
     }
+
+    /// What the line editor saw typed or pasted since the line was given its text
+    /// (``inserted``); `nil` when it was given none, so all of it is new, or when the
+    /// line's origin carries none (a front end that keeps no marks).
+    private var typedRuns: [Range<Int>]? { given.text.isEmpty || inserted.isEmpty ? nil : inserted }
 
     /// A `/` run typed into the baseline as the user edited it around it, and the line
     /// without it (``CommandInDraft/typedRun(in:inserted:pasted:)``): only when the line is

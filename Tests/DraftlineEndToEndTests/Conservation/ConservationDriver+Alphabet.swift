@@ -83,6 +83,9 @@ extension ConservationDriver {
     func edit() throws {
         if vi && model.commandMode { return try viCommandKey() }
         switch Int.random(in: 0..<100, using: &random) {
+        case 0..<34 where model.line.text.hasSuffix("/") && model.line.cursor == model.line.count && pick(50):
+            // A word ending in `/` right after one: `src/` after a draft's `usr/` is text.
+            try play("slash-word", [.type(["src/", "help/", "quit/"].randomElement(using: &random)!)])
         case 0..<34:
             let text =
                 (model.line.isEmpty || pick(30) ? "" : " ") + token()
