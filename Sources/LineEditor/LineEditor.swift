@@ -354,9 +354,12 @@ public final class LineEditor {
         let state = lineState
         let recalled = recalledOver
         let left = leftRecalls
+        // (Enter's newline, which libedit puts at the buffer's end, changes no recalled line.)
+        var shown = state.text
+        if read != nil && shown.unicodeScalars.last == "\n" { shown.unicodeScalars.removeLast() }
         let source: Input.Source =
             !isShowingRecall
-            ? .own : lastRecalled.map(Self.withoutSearchPrompt) == state.text ? .recalled : .recalledAndChanged
+            ? .own : lastRecalled.map(Self.withoutSearchPrompt) == shown ? .recalled : .recalledAndChanged
         defer {
             recalledOver = []
             leftRecalls = []

@@ -159,6 +159,17 @@ struct PromiseTests {
         #expect(session.prefill?.text == "half written")
     }
 
+    /// A history line as history gave it holds nothing of the user's, however it is spelled:
+    /// refused where no chat is open, the text it replaced goes on the undo stack.
+    @Test func aRefusedRecallThatSpellsTheOwnLineDoesNotHoldIt() {
+        type("/open alice")
+        type("/profile")
+        let output = session.handle(
+            .line("help/me out"), origin: LineOrigin(recalledOver: [TextDraft(text: "help/")], kind: .recalled))
+        #expect(output.lines.contains { $0.text.contains("the line a recall replaced is on the undo stack") })
+        #expect(session.rules.undoStack.last?.draft.text?.text == "help/")
+    }
+
     @Test(arguments: ["hello world", "oh, hello", "hel-lo", "h.e.l.l.o!"])
     func aDraftFinishedByTypingIntoItLeavesNothingOnTheStack(_ sent: String) {
         restore(TextDraft(text: "hello"))

@@ -374,6 +374,28 @@ struct TerminalPromiseTests {
         #expect(try pipe.messages(in: "alice").map(\.content) == ["look in usr/" + word])
     }
 
+    /// Text typed on a profile, then replaced by a recalled line that happens to start with
+    /// it, refused there (no chat is open), goes on the undo stack: a history line as
+    /// history gave it holds nothing of the user's (it was lost without a word, the line
+    /// taken for holding it).
+    @Test func ownTextUnderARefusedRecallThatSpellsItIsSetAside() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("help/me out\r")
+        try terminal.waitFor("you: help/me out")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{18}p")
+        try terminal.waitForPrompt("profile alice> ")
+        try terminal.send("help/\u{1B}[A")
+        try terminal.waitFor("me out")
+        try terminal.send("\r")
+        try terminal.waitFor("no chat is open")
+        try terminal.waitFor("the line a recall replaced is on the undo stack")
+        try expect(
+            terminal, ["\u{15}/expect undo 1", "/expect undo-top \"help/\""], prompt: "profile alice> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     /// A command pasted onto an empty line with the newline copied after it is that command
     /// (the newline is text, so the line waits for Enter; it had been "unknown command
     /// '/drafts^J'), and nothing is sent.

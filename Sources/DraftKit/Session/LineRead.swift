@@ -239,6 +239,12 @@ struct LineRead {
         OneInsertion(of: piece.text, in: holder) != nil
     }
 
+    /// What may hold the recalled-over pieces where the line stays out of any draft (given
+    /// back, held, or set aside whole): the line, unless it is a history line as history
+    /// gave it, a copy that holds nothing of the user's however it is spelled (`help/`
+    /// typed, then a recalled `help/me` refused: the `help/` is set aside, not lost).
+    var holderOfRecalledOver: String { kind == .recalled ? "" : text }
+
     /// Whether every recalled-over piece is in `holder` as it was.
     func recalledHeld(by holder: String) -> Bool {
         recalledOver.allSatisfy { recalledHeld($0, by: holder) }

@@ -200,7 +200,7 @@ extension Session {
     /// attachments are stored; what a failed write did not store is kept.
     private func send(_ text: String, _ read: inout LineRead) -> Outcome {
         guard let target = read.target else {
-            setAsideRecalled(unlessHeldBy: text, from: .line, &read)
+            setAsideRecalled(unlessHeldBy: read.holderOfRecalledOver, from: .line, &read)
             // A blank line sends nothing, here as in a chat: nothing to say.
             guard !text.allSatisfy(\.isWhitespace) else {
                 read.settleLine(.sent)
@@ -278,7 +278,7 @@ extension Session {
             break
         }
         guard let target = read.target else {
-            setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
+            setAsideRecalled(unlessHeldBy: read.holderOfRecalledOver, from: .line, &read)
             let reports = navigate(with: key)
             guard !read.text.isEmpty else { return reports }
             // No chat here to keep a draft for: the key does what its command typed into the
