@@ -200,6 +200,9 @@ struct TypeAheadTests {
         try terminal.send("\u{1A}")  // Ctrl-Z
         try terminal.waitFor("[stopped; settings as before]")
         try terminal.waitForRawMode()
+        // The line drawn again is the resume's last step: a signal from outside before it
+        // would race the editor's own return to its mode (keys never do: they queue).
+        try terminal.waitFor("alice> half ")
         kill(pid, SIGTSTP)  // from outside, during the read
         try terminal.waitFor("[stopped; settings as before]")
         try terminal.waitForRawMode()
