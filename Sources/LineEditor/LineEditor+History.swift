@@ -116,10 +116,10 @@ extension LineEditor {
     ///
     /// An own line that was empty, seen again after any key but Down (`byDown`), is a
     /// recalled line the user deleted (`^U`), not a way back: nothing is left behind then,
-    /// and what recalls replaced stays theirs to account for (``Input/recalledOver``).
+    /// and what recalls replaced stays theirs to account for (``Input/recalledOver``), the
+    /// note of the empty own line first: the line is still a recalled one, never a draft.
     func returnedToOwnLine(_ own: Line, byDown: Bool) {
         guard !own.text.isEmpty || byDown else {
-            recalledOver.removeAll { $0.text == own.text }
             shownRecall = nil
             return
         }
@@ -200,9 +200,11 @@ extension LineEditor {
             let searching =
                 ["bck:", "bck?", "fwd:", "fwd?"].contains(text)
                 || (scan == start && ["/", "?"].contains(text.prefix(1)))
+            searchShown = searching
             if searching { return }
             break
         }
+        searchShown = false
         cursorBeforeKey = cursor - start
     }
 
@@ -211,10 +213,16 @@ extension LineEditor {
     static let searchReach = 1024 + 8
 
     /// Notes the line before a key that may begin a vi search (`/`, `?`, `n`, `N` in vi
-    /// mode): those empty the line before they consult the history. Other keys cost
-    /// nothing here.
+    /// mode): those empty the line before they consult the history. Any other key outside
+    /// a search forgets them: it was no search that began (the key was typed as text in
+    /// insert mode), or the search is over, and a later recall over a line the user
+    /// emptied must not take a line from before their editing for theirs. Other keys cost
+    /// nothing more here.
     func noteLineBefore(key: wchar_t) {
-        guard isReading, [0x2F, 0x3F, 0x6E, 0x4E].contains(key), dl_el_is_vi(editLine) == 1 else { return }
+        guard isReading, [0x2F, 0x3F, 0x6E, 0x4E].contains(key), dl_el_is_vi(editLine) == 1 else {
+            if !searchShown && !linesBeforeKeys.isEmpty { linesBeforeKeys = [] }
+            return
+        }
         linesBeforeKeys.append(lineState)
         if linesBeforeKeys.count > 64 { linesBeforeKeys.removeFirst(32) }
     }

@@ -168,6 +168,8 @@ public final class LineEditor {
     var queuedKeys: [wchar_t] = []
     /// The line before each key of this read that may begin a vi search, most recent last.
     var linesBeforeKeys: [Line] = []
+    /// Whether a history search was drawn in the line before the last key (``noteCursor()``).
+    var searchShown = false
     /// What recalls replaced in this read (see ``Input/recalledOver``).
     var recalledOver: [Line] = []
     /// Recalled lines the user changed and then went back from to their own line, in this

@@ -374,6 +374,53 @@ struct TerminalPromiseTests {
         #expect(try pipe.messages(in: "alice").map(\.content) == ["look in usr/" + word])
     }
 
+    /// A recalled line over an empty line, edited, then replaced by an older one the user
+    /// deleted with `^U`: the line is still a recalled one, so the edited recall goes on the
+    /// undo stack when a command runs, and the chat keeps no draft (it had been kept as the
+    /// draft, and `/undo` then displaced it).
+    @Test func anEditedRecallOverAnEmptyLineStaysNoDraftAfterAKilledRecall() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        for text in ["first message", "second"] {
+            try terminal.send(text + "\r")
+            try terminal.waitFor("you: " + text)
+            try terminal.waitForPrompt("alice> ")
+        }
+        try terminal.send("\u{1B}[A")
+        try terminal.waitFor("second")
+        try terminal.send(" edited\u{1B}[A")
+        try terminal.waitFor("first message")
+        try terminal.send("\u{15}/drafts\r")
+        try terminal.waitFor("the line a recall replaced is on the undo stack")
+        try terminal.waitForPrompt("alice> ")
+        try expect(
+            terminal, ["/expect no-draft privateMessage_alice", "/expect undo-top \"second edited\""],
+            prompt: "alice> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// vi: a `/` typed in insert mode is text, no search that began, so the line before it
+    /// is none of what a later recall replaces: the line deleted, a recalled line sent, and
+    /// the deleted text stays deleted (it had gone on the undo stack, cut at the `/`, with a
+    /// notice that a recall replaced it).
+    @Test func aSlashTypedInViInsertModeBeginsNoSearch() throws {
+        let terminal = try start(["--editor", "vi"])
+        try terminal.open("alice")
+        try terminal.send("first message\r")
+        try terminal.waitFor("you: first message")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("see src/")
+        try terminal.waitFor("src/")
+        try terminal.send("\u{1B}")
+        try terminal.send("0\u{0B}i\u{1B}[A")
+        try terminal.waitFor("first message")
+        try terminal.send("\r")
+        try terminal.waitFor("you: first message")
+        try terminal.waitForPrompt("alice> ")
+        try expect(terminal, ["/expect no-draft privateMessage_alice", "/expect undo 0"], prompt: "alice> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     /// Text typed on a profile, then replaced by a recalled line that happens to start with
     /// it, refused there (no chat is open), goes on the undo stack: a history line as
     /// history gave it holds nothing of the user's (it was lost without a word, the line

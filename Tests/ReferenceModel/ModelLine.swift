@@ -26,8 +26,11 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     public private(set) var stretches: [Int?] = []
     private var stretchesBegun = 0
     public var cursor = 0
+    /// The text the line was given (its stretches are what was typed since).
+    public private(set) var given: String
 
     public init(_ text: String = "", cursor: Int? = nil, origin: Origin = .draft) {
+        given = text
         scalars = Array(text.unicodeScalars)
         origins = Array(repeating: origin, count: scalars.count)
         stretches = Array(repeating: nil, count: scalars.count)
@@ -42,6 +45,7 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     /// The line as given text: all of it is what it was given (a line kept as the baseline),
     /// what a recall put there included.
     public mutating func forgetStretches() {
+        given = text
         stretches = Array(repeating: nil, count: scalars.count)
         origins = origins.map { $0 == .recalled ? .draft : $0 }
     }
@@ -66,6 +70,11 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     }
 
     public var text: String { String(String.UnicodeScalarView(scalars)) }
+    /// Whether every character of the text the line was given is still in it: none was
+    /// deleted (typing around them keeps them; the same text typed again is new text).
+    public var keepsGiven: Bool {
+        String(String.UnicodeScalarView(zip(scalars, stretches).compactMap { $1 == nil ? $0 : nil })) == given
+    }
     /// Whether the user typed or pasted any of it (a recalled line they only deleted from
     /// holds nothing of theirs).
     public var holdsUserText: Bool { origins.contains { $0 == .typed || $0 == .pasted } }
@@ -125,6 +134,9 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     /// Whether this line is `base` with one contiguous insertion: the inserted part, at
     /// every place it could have gone (several when the insertion repeats its neighbours),
     /// each with its place and the origin of its first character. `nil` when it is not.
+    /// A character of the text the line was given counts as given (`.draft`), however it
+    /// came there first: a place that starts on it is no typing of this line's (the
+    /// conservation test, seed 7: `help/` typed after a held line ending in `src/`).
     public func insertion(into base: String) -> [(place: Int, text: String, first: Origin)]? {
         let old = Array(base.unicodeScalars)
         let extra = scalars.count - old.count
@@ -135,8 +147,13 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
         while suffix < old.count && old[old.count - 1 - suffix] == scalars[scalars.count - 1 - suffix] { suffix += 1 }
         guard old.count - suffix <= prefix else { return nil }
         return ((old.count - suffix)...prefix).map { place in
-            (place, String(String.UnicodeScalarView(scalars[place..<place + extra])), origins[place])
+            (place, String(String.UnicodeScalarView(scalars[place..<place + extra])), origin(at: place))
         }
+    }
+
+    /// Where the character at `index` came from, text the line was given counting as given.
+    private func origin(at index: Int) -> Origin {
+        stretches[index] == nil && origins[index] == .typed ? .draft : origins[index]
     }
 
     /// ``insertion(into:)`` read as a command typed into `base`: spaces and tabs at the start
@@ -149,7 +166,7 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
             let spaces = inserted.prefix { $0 == " " || $0 == "\t" }.count
             let place = candidate.place + spaces
             let text = String(String.UnicodeScalarView(inserted.dropFirst(spaces)))
-            return (place, text, spaces > 0 && place < origins.count ? origins[place] : candidate.first)
+            return (place, text, spaces > 0 && place < origins.count ? origin(at: place) : candidate.first)
         }
     }
 }

@@ -461,9 +461,12 @@ public struct ReferenceModel: Sendable {
     }
 
     /// Whether `line` holds `text`: as a part, or as itself with one insertion (a command
-    /// typed into it).
+    /// typed into it). A line given that text holds it while none of it was deleted: the
+    /// same letters in a command typed after deleting it are not it (the conservation
+    /// test, vi sequence 152: `o` kept at home, `^K`, `/open bob`).
     static func holds(_ line: ModelLine, _ text: String) -> Bool {
-        line.text.contains(text) || line.insertion(into: text) != nil
+        if line.given == text { return line.keepsGiven }
+        return line.text.contains(text) || line.insertion(into: text) != nil
     }
 
     /// Leaving a screen where no chat is open: the text kept there (its baseline) goes on
@@ -532,7 +535,10 @@ public struct ReferenceModel: Sendable {
     /// line did not start from it"): optional then.
     mutating func settleStoredDraft(_ draft: Draft?, keptIn kept: String, covered: Bool = false) {
         guard let draft, !draft.text.isEmpty, !covered, let key else { return }
-        if kept.contains(draft.text) {
+        // (Held as a part, or as the draft with the user's one insertion: text typed into it.
+        // The conservation test, emacs sequence 517: an optional entry for a draft held so
+        // was what `/undo` then took.)
+        if kept.contains(draft.text) || ModelLine(kept).insertion(into: draft.text) != nil {
             if !startedFromDraft { push(draft.text, origin: key, cursor: draft.cursor, optional: true) }
             return
         }

@@ -6,7 +6,7 @@ import ReferenceModel
 extension ConservationDriver {
     var model: ReferenceModel { terminal.model }
 
-    static let fillers = ["hello", "草稿", "😀", "ok", "é", "at 5"]
+    static let fillers = ["hello", "草稿", "😀", "ok", "é", "at 5", "src/", "help/"]
     static let prefixes = ["", "", "草", "😀", "é"]
     /// Commands typed into the line: known, mistyped, failing on their argument.
     static let commands = [
