@@ -9,6 +9,9 @@ extension Presenter {
     /// What an error says, before it is made safe for the terminal.
     public func describe(_ error: DraftlineError) -> String {
         switch error {
+        case .unknownCommand(let name) where name.hasPrefix("//"):
+            // (A `/` typed after a failed command's own: the line is that attempt again.)
+            return "unknown command '\(name)': delete the first / to run \(name.dropFirst())"
         case .unknownCommand(let name):
             return "unknown command '\(name)': type /help for the list, or // to send a /"
         case .missingArgument(let usage):

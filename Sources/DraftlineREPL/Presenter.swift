@@ -253,6 +253,7 @@ public struct Presenter {
         switch cause {
         case .interrupted: what = "line abandoned"
         case .replacedByRecall: what = "the line a recall replaced is on the undo stack"
+        case .recallEdited: what = "the recalled line you edited is on the undo stack"
         case .replacedBySend: what = "the draft went on the undo stack: the line that replaced it did not hold it"
         case .leftEmpty: what = "draft emptied"
         case .blankLine: what = "draft cleared"
@@ -278,6 +279,7 @@ public struct Presenter {
         case .sendFailedAside: return "the send failed: /undo brings it back"
         case .replacedBySend: return "the line that replaced this draft did not hold it: /undo brings it back"
         case .replacedByRecall: return "a recalled line replaced this text: /undo brings it back"
+        case .recallEdited: return "a recalled line you edited and went back from: /undo brings it back"
         case .keptOverRecall: return "a recalled command ran: the line it replaced is the draft"
         case .editedAroundCommand: return "a command typed into the draft ran: the draft keeps your edits"
         case .nowhereToKeep: return "nothing here keeps a draft: /undo brings it back"

@@ -87,7 +87,8 @@ public enum TraceFormat: String, Sendable {
         case .sending:
             return "inputKey_delegate:" + key
         case .blankLine, .attached, .detached, .sendFailed, .sendFailedAside, .replacedBySend, .replacedByRecall,
-            .keptOverRecall, .editedAroundCommand, .nowhereToKeep, .lineTooLong, .interrupted, .discardCommand, .undo,
+            .recallEdited, .keptOverRecall, .editedAroundCommand, .nowhereToKeep, .lineTooLong, .interrupted,
+            .discardCommand, .undo,
             .quitting:
             return nil
         }
@@ -121,6 +122,7 @@ public enum TraceFormat: String, Sendable {
         case .sendFailedAside: return "send-failed-undo-stack"
         case .replacedBySend: return "replaced-by-send"
         case .replacedByRecall: return "replaced-by-recall"
+        case .recallEdited: return "recall-edited"
         case .keptOverRecall: return "kept-over-recall"
         case .editedAroundCommand: return "edited-around-command"
         case .nowhereToKeep: return "nowhere-to-keep"

@@ -151,7 +151,7 @@ public final class IRCTransport: Transport {
             return .left(hasDraft: event.kind != .removed && !event.draft.isEmpty)
         case .sending, .blankLine, .replacedBySend, .sendFailedAside, .interrupted, .discardCommand, .quitting:
             return event.kind == .unchanged ? nil : .draftGone
-        case .attached, .detached, .entering, .sendFailed, .replacedByRecall, .keptOverRecall,
+        case .attached, .detached, .entering, .sendFailed, .replacedByRecall, .recallEdited, .keptOverRecall,
             .editedAroundCommand, .lineTooLong, .nowhereToKeep, .undo:
             return nil
         }

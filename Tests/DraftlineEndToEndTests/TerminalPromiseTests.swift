@@ -345,7 +345,7 @@ struct TerminalPromiseTests {
             try terminal.send("\r")
             try terminal.waitFor("you: " + own)
         }
-        try terminal.waitFor("the line a recall replaced is on the undo stack")
+        try terminal.waitFor("the recalled line you edited is on the undo stack")
         try terminal.waitForPrompt("alice> ")
         try expect(
             terminal, ["/expect undo 1", "/expect undo-top \"from history typed on recall\""], prompt: "alice> ")
@@ -372,6 +372,71 @@ struct TerminalPromiseTests {
             "/open alice\nlook in usr/\u{18}b\n/open alice\n\(word)\n/expect no-draft privateMessage_alice\n")
         #expect(piped.status == 0, "\(piped.output) \(piped.error)")
         #expect(try pipe.messages(in: "alice").map(\.content) == ["look in usr/" + word])
+    }
+
+    /// A command typed after a failed `/`, given back, is that attempt again, never a
+    /// message: `/` failed, `/drafts` typed after it makes `//drafts`, whose first `/` is
+    /// the failed command's, not the escape (it had been sent as `/drafts`); the error says
+    /// to delete it, and then `/drafts` runs. A `/` typed at the line's start still escapes.
+    /// A pipe that fixes the failed line with an editing key: the same.
+    @Test func aCommandTypedAfterAFailedSlashIsNeverSent() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("/\r")
+        try terminal.waitFor("unknown command '/'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/drafts\r")
+        try terminal.waitFor("unknown command '//drafts': delete the first / to run /drafts")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1}\u{4}\r")
+        try terminal.waitFor("no drafts in memory")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/x\r")
+        try terminal.waitFor("unknown command '/x'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1}/\r")
+        try terminal.waitFor("you: /x")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["/x"])
+        let pipe = try Fixture()
+        let piped = try pipe.runPiped("/open alice\n/\n\u{5}/drafts\n/expect error unknown-command\n")
+        #expect(piped.status == 0, "\(piped.output) \(piped.error)")
+        #expect(piped.error.contains("unknown command '//drafts'"), "\(piped.error)")
+        #expect(try pipe.messages(in: "alice").isEmpty)
+    }
+
+    /// Ctrl-C on a draft with a file attached takes the text and leaves the file; `/undo`
+    /// gives the text back beside it: one draft again, text and file, nothing displaced (it
+    /// had put the file-only draft on the stack in the text's place, and said so).
+    @Test(arguments: [false, true])
+    func undoAfterCtrlCGivesTheTextBackBesideItsAttachment(onPipe: Bool) throws {
+        let photo = fixture.root + "/photo.png"
+        #expect(FileManager.default.createFile(atPath: photo, contents: Data([0x89, 0x50])))
+        let checks = [
+            #"/expect draft privateMessage_alice "the caption" media 1"#, "/expect undo 0",
+        ]
+        if onPipe {
+            let script = ["/open alice", "/attach \(photo)", "the caption\u{3}", "/undo"] + checks
+            let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+            #expect(result.status == 0 && !result.error.contains("expectation failed"), "\(result.error)")
+            #expect(!result.output.contains("newer draft"), "\(result.output)")
+            return
+        }
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("/attach \(photo)\r")
+        try terminal.waitFor("photo.png")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("the caption\u{3}")
+        try terminal.waitFor("line abandoned")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.waitFor("the caption")
+        try expect(terminal, checks.map { "\u{15}" + $0 }, prompt: "alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
     }
 
     /// A recalled line over an empty line, edited, then replaced by an older one the user

@@ -25,6 +25,9 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     /// command however the text around it is edited).
     public private(set) var stretches: [Int?] = []
     private var stretchesBegun = 0
+    /// Which characters were the line of a command that failed, as Enter gave it back
+    /// (``markGivenBack()``); what was typed since is not.
+    private var givenBack: [Bool] = []
     public var cursor = 0
     /// The text the line was given (its stretches are what was typed since).
     public private(set) var given: String
@@ -34,8 +37,15 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
         scalars = Array(text.unicodeScalars)
         origins = Array(repeating: origin, count: scalars.count)
         stretches = Array(repeating: nil, count: scalars.count)
+        givenBack = Array(repeating: false, count: scalars.count)
         self.cursor = min(cursor ?? scalars.count, scalars.count)
     }
+
+    /// The line as a failed command gave it back: all of it is that command's line.
+    public mutating func markGivenBack() { givenBack = Array(repeating: true, count: scalars.count) }
+
+    /// Whether the first character is still one of the failed command's line given back.
+    public var startsAsGivenBack: Bool { givenBack.first ?? false }
 
     /// Lines are equal in their text, its origins and the cursor (not in the stretches).
     public static func == (left: ModelLine, right: ModelLine) -> Bool {
@@ -93,6 +103,7 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
             stretch = stretchesBegun
         }
         stretches.insert(contentsOf: Array(repeating: stretch, count: new.count), at: cursor)
+        givenBack.insert(contentsOf: Array(repeating: false, count: new.count), at: cursor)
         cursor += new.count
     }
 
@@ -100,6 +111,7 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
         scalars.removeSubrange(range)
         origins.removeSubrange(range)
         stretches.removeSubrange(range)
+        givenBack.removeSubrange(range)
     }
 
     /// Backspace (ed-delete-prev-char): the character before the cursor.

@@ -99,6 +99,10 @@ extension ReferenceModel {
                 // SPEC §1a "a command that fails": "the line comes back as it was entered";
                 // "a / typed onto a restored draft": "gives the whole line back unchanged".
                 giveBack(entered)
+                if prompt == .none {
+                    line.markGivenBack()
+                    givenFailedCommand = true
+                }
                 if !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
             }
         case .stayed:
@@ -250,6 +254,13 @@ extension ReferenceModel {
             // law); it is not back in the line (the conservation test, seed 7).
             push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
             self.kept = nil
+        }
+        // (Text alone back beside the draft's attachments alone, as Ctrl-C split them: one
+        // draft again, nothing displaced.)
+        if let newer = drafts[origin], newer.text.isEmpty, newer.media > 0, entry.media == 0, !entry.text.isEmpty {
+            drafts[origin] = Draft(text: entry.text, cursor: entry.cursor, media: newer.media)
+            attempts[origin] = entry.attempt
+            return restore()
         }
         if let newer = drafts[origin], !newer.text.isEmpty || newer.media > 0, newer.text != entry.text {
             push(

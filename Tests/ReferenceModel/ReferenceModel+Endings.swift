@@ -60,6 +60,12 @@ extension ReferenceModel {
             }
         }
         if let edited = editedCommand(entered, recalled: recalled) { return edited }
+        // SPEC §1a "a command that fails": the line comes back to be fixed; a `/` typed after
+        // the failed command's own makes no `//` escape (the new-user trial: `/` failed, then
+        // `/drafts` typed after it had sent `/drafts`): that command attempt again.
+        if givenFailedCommand, entered.startsAsGivenBack, entered.text.hasPrefix("//") {
+            return .command(entered.text)
+        }
         // SPEC §1 "commands": a line that starts with `/` is a command; "a paste is text":
         // "on an empty edit line a pasted line is like a typed one".
         if Self.isCommand(entered.text) { return .command(entered.text) }
@@ -113,7 +119,9 @@ extension ReferenceModel {
         saved = nil
         let entered = line
         if !entered.isEmpty { historyHasLines = true }
-        switch judge(entered, recalled: own != nil) {
+        let verdict = judge(entered, recalled: own != nil)
+        givenFailedCommand = false
+        switch verdict {
         case .empty, .blank: blank(own: own)
         case .refused: refuse(entered, own: own)
         case .message(let text): send(text, entered: entered, own: own)

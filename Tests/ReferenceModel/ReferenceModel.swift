@@ -143,6 +143,9 @@ public struct ReferenceModel: Sendable {
     var heldForPrompt: ModelLine?
     /// Whether the read started from the stored draft (restored), not from a line given back.
     var startedFromDraft = false
+    /// Whether this read was given the line of a command that failed (the terminal gives it
+    /// back; a pipe's editing key resumes it): a `/` typed after its own is no escape.
+    var givenFailedCommand = false
     /// On a pipe, right after a command typed into the line failed: the line a terminal
     /// would give back. An empty piped line next is Enter again on it (the same attempt,
     /// nothing sent: the lead's reading of SPEC §1a's baseline row, "terminal and pipe
@@ -257,6 +260,8 @@ public struct ReferenceModel: Sendable {
         // (fixing it, as there), not the draft as restored.
         if let again, step.editsInPlace {
             line = again
+            line.markGivenBack()
+            givenFailedCommand = true
             startedFromDraft = false
         }
         // SPEC §1a's law: a recalled line the user edited and went back from to their own
@@ -415,6 +420,7 @@ public struct ReferenceModel: Sendable {
     /// left (SPEC §1 "restore"), and becomes the line's baseline.
     mutating func restore() {
         prompt = .none
+        givenFailedCommand = false
         saved = nil
         edits = []
         draftDisplaced = false

@@ -52,6 +52,9 @@ public struct DraftEvent: Equatable, Sendable {
         case replacedBySend
         /// A history recall replaced the line; what it held went on the undo stack.
         case replacedByRecall
+        /// A recalled line the user edited, then went back from to their own line (Down):
+        /// libedit forgets such edits; they went on the undo stack.
+        case recallEdited
         /// A recalled command ran; the line it replaced is the draft.
         case keptOverRecall
         /// The line was abandoned (Ctrl-C): it went on the undo stack.

@@ -164,6 +164,14 @@ public struct DraftRules: Sendable {
         }
         let baseline = drafts.baseline(for: key)
         let current = drafts.remove(key)
+        // Text alone, back beside the draft's attachments alone (Ctrl-C took the text, the
+        // attachments stayed): one draft again, nothing in its place to displace.
+        if last.draft.attachments.isEmpty, last.draft.text != nil, current.text == nil, !current.attachments.isEmpty {
+            drafts.restore(
+                DraftStore.Removed(text: last.draft.text, attachments: current.attachments), for: key,
+                baseline: last.baseline)
+            return (last, false, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
+        }
         if !current.isEmpty {
             undoStack.append(Lost(origin: last.origin, draft: current, baseline: baseline))
             if undoStack.count > Self.undoDepth { undoStack.removeFirst() }

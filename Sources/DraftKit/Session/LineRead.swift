@@ -144,6 +144,19 @@ struct LineRead {
     /// ``Session/lineInserted``).
     var givenInserted: [Range<Int>] = []
 
+    /// Whether the line was given a command line that had failed (``Session/lineIsFailedCommand``).
+    var givenFailedCommand = false
+
+    /// Whether the line starts with the `//` that sends a literal `/`: not when its first
+    /// `/` is a failed command's, given back, and the user typed after it (`/` failed, then
+    /// `/drafts` typed: the line is `//drafts`, a command attempt that fails again, never a
+    /// message); a `/` the user typed at the line's start is the escape.
+    var startsWithEscapedSlash: Bool {
+        guard text.hasPrefix("//") else { return false }
+        guard givenFailedCommand, given.text.hasPrefix("/") else { return true }
+        return inserted.contains { $0.contains(0) } && !givenInserted.contains { $0.contains(0) }
+    }
+
     /// Whether the line started with the draft: with at most one insertion, or with the
     /// runs typed around it since it was restored (a failed command typed into the draft
     /// as the user edited it, given back), nothing of it deleted.

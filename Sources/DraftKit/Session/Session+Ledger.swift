@@ -31,8 +31,9 @@ extension Session {
         }
         // A paste into the user's text is text: the line is a message, verbatim.
         let pastedFirst = read.pasted.contains { $0.contains(0) }
-        if text.hasPrefix("/") && !text.hasPrefix("//") && !pastedFirst { return runLine(text, &read) }
-        return send(text.hasPrefix("//") && !pastedFirst ? String(text.dropFirst()) : text, &read)
+        let escaped = read.startsWithEscapedSlash
+        if text.hasPrefix("/") && !escaped && !pastedFirst { return runLine(text, &read) }
+        return send(escaped && !pastedFirst ? String(text.dropFirst()) : text, &read)
     }
 
     /// A command typed into the baseline: it runs, and the baseline stays as it was (the

@@ -91,6 +91,7 @@ extension Session {
         read.hold = .unchanged
         if capabilities.editLine {
             read.nextLine = read.line
+            lineIsFailedCommand = read.question == nil
             read.settleLine(.givenBack)
         } else {
             if let held = heldLine { read.nextLine = held }

@@ -42,6 +42,11 @@ public final class Session {
     /// command attempt, nothing sent), as on a terminal. Any other piped line starts from
     /// the baseline: a script cannot see the error to fix the line. Cleared by every event.
     public internal(set) var lineToEnterAgain: (text: String, origin: LineOrigin)?
+    /// Whether ``line`` is a command line that failed, given back to be fixed (on a pipe:
+    /// resumed for keys that fix it): its leading `/` is that command's, so a `/` typed
+    /// after it makes no `//` escape (``LineRead/startsWithEscapedSlash``). Cleared by
+    /// every event.
+    var lineIsFailedCommand = false
 
     /// On a pipe, right after a failed command: makes the line a terminal would give back
     /// the edit line, as it is there, cursor at its end, for keys that fix it (a piped line
@@ -49,6 +54,7 @@ public final class Session {
     public func resumeLineToEnterAgain() -> TextDraft? {
         guard let again = lineToEnterAgain else { return nil }
         line = TextDraft(text: again.text, cursor: again.text.unicodeScalars.count)
+        lineIsFailedCommand = true
         linePasted = again.origin.pasted
         lineInserted = again.origin.inserted
         return line
@@ -182,6 +188,8 @@ public final class Session {
             question: navigator.question,
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
         read.givenInserted = lineInserted
+        read.givenFailedCommand = lineIsFailedCommand
+        lineIsFailedCommand = false
         let leftEmpty = lineLeftEmpty
         lineLeftEmpty = nil
         read.emptiedEarlier = draftEmptied != nil && draftEmptied == read.target?.draftKey && !read.givenHeldDraft
@@ -192,7 +200,7 @@ public final class Session {
         // The recalled lines the user changed and went back from go on the undo stack, under
         // whatever this event puts there: the line itself, their latest text, on top.
         for left in origin.leftRecalls where !read.text.contains(left.text) {
-            read.traced += setAside(left, from: read.setAsideOrigin, .replacedByRecall, &read)
+            read.traced += setAside(left, from: read.setAsideOrigin, .recallEdited, &read)
         }
         var outcome: Outcome
         switch event {
