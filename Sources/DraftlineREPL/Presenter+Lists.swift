@@ -63,7 +63,7 @@ extension Presenter {
                 OutputLine(
                     .info, "  \(chatTitle(entry.chatID, name: entry.name, identity: identity)) · \(last)\(unread)"))
             for draft in entry.drafts {
-                let text = draft.text.map { Self.preview(Self.flat($0.text)) } ?? ""
+                let text = draft.text.map { Self.flat(Self.preview($0.text)) } ?? ""
                 var label = " (\(draft.key))"
                 if case .privateChat = draft.key.target { label = "" }
                 let media = draft.mediaCount > 0 ? " +\(draft.mediaCount) attached" : ""
@@ -79,8 +79,11 @@ extension Presenter {
         return chat.rawValue.replacingOccurrences(of: "_", with: " ")
     }
 
+    /// `text` on one line of at most `length` characters: each line break, with the spaces
+    /// around it (a message's indent under its first line), shown as one ` ↵ `.
     static func preview(_ text: String, length: Int = 50) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        let flat = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ↵ ")
         return flat.count > length ? String(flat.prefix(length - 1)) + "…" : flat
     }
 

@@ -254,7 +254,7 @@ public struct Presenter {
         case .interrupted: what = "line abandoned"
         case .replacedByRecall: what = "the line a recall replaced is on the undo stack"
         case .recallEdited: what = "the recalled line you edited is on the undo stack"
-        case .replacedBySend: what = "the draft went on the undo stack: the line that replaced it did not hold it"
+        case .replacedBySend: what = "the draft you replaced is on the undo stack"
         case .leftEmpty: what = "draft emptied"
         case .blankLine: what = "draft cleared"
         case .nowhereToKeep: what = "nothing here can keep that text: it is on the undo stack"

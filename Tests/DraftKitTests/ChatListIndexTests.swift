@@ -84,5 +84,16 @@ struct ChatListIndexTests {
         session.handle(.leave(.back, TextDraft(text: "later", cursor: 5)))
         let withDraft = session.handle(.line("/chats 2")).lines.map(\.text)
         #expect(withDraft.prefix(2) == ["  alice (Alice Chen) · (no messages)", "      Draft: later"], "\(withDraft)")
+        // A message and a draft of several lines show each break as one ↵ (the message's
+        // indent under its first line had shown as a wide gap, a draft's breaks as ^J).
+        session.handle(.line("/open alice"))
+        session.handle(.line("later\n  indented"))
+        session.handle(.leave(.back, TextDraft(text: "draft one\ndraft two")))
+        let multiline = session.handle(.line("/chats 1")).lines.map(\.text)
+        #expect(
+            multiline.prefix(2) == [
+                "  alice (Alice Chen) · you: later ↵ indented", "      Draft: draft one ↵ draft two",
+            ],
+            "\(multiline)")
     }
 }

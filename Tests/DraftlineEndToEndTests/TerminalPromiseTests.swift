@@ -257,7 +257,7 @@ struct TerminalPromiseTests {
         }
         try terminal.send("something else\r")
         try terminal.waitFor("you: something else")
-        try terminal.waitFor("the line that replaced it did not hold it")
+        try terminal.waitFor("the draft you replaced is on the undo stack")
         try terminal.waitForPrompt("alice> ")
         try terminal.send("/undo\r")
         try terminal.waitFor("is back: \"emptied soon\"")
@@ -270,7 +270,9 @@ struct TerminalPromiseTests {
                 + (warning ? "\u{15}\u{4}\n" : "\u{15}") + "something else\n/expect undo 1\n/undo\n"
                 + "/expect draft alice \"emptied soon\"\n")
         #expect(piped.status == 0, "\(piped.output) \(piped.error)")
-        #expect((piped.output + piped.error).contains("did not hold it"), "\(piped.output) \(piped.error)")
+        #expect(
+            (piped.output + piped.error).contains("the draft you replaced is on the undo stack"),
+            "\(piped.output) \(piped.error)")
     }
 
     /// A restored draft emptied with Ctrl-U and replaced by a new line that is then
@@ -283,7 +285,7 @@ struct TerminalPromiseTests {
         let terminal = try start()
         try leaveDraft(terminal, "alice", "old draft")
         try terminal.send("\u{15}new text" + key)
-        try terminal.waitFor(interrupt ? "line abandoned (2 entries)" : "the line that replaced it did not hold it")
+        try terminal.waitFor(interrupt ? "line abandoned (2 entries)" : "the draft you replaced is on the undo stack")
         let prompt = interrupt ? "alice> " : "draftline> "
         try terminal.waitForPrompt(prompt)
         let checks =
