@@ -408,6 +408,30 @@ struct TerminalPromiseTests {
         #expect(try pipe.messages(in: "alice").isEmpty)
     }
 
+    /// The same inside a restored draft: `hi` restored, `/` failed and came back as `hi/`,
+    /// `/drafts` typed after it makes `hi//drafts`, that attempt again, never the message
+    /// `hi/drafts` (a QA attack; terminal and pipe, ` /` and `/x` fixed with Backspace too).
+    @Test func aCommandTypedAfterAFailedSlashInADraftIsNeverSent() throws {
+        let terminal = try start()
+        try leaveDraft(terminal, "alice", "hi")
+        try terminal.send("/\r")
+        try terminal.waitFor("unknown command '/'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/drafts\r")
+        try terminal.waitFor("unknown command '//drafts': delete the first / to run /drafts")
+        try terminal.waitForPrompt("alice> ")
+        try expect(
+            terminal, ["\u{15}/expect messages 0", #"/expect draft privateMessage_alice "hi""#], prompt: "alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        for (failed, fix) in [("/", "\u{5}/drafts"), (" /", "\u{5}/drafts"), ("/x", "\u{5}\u{7F}/drafts")] {
+            let pipe = try Fixture()
+            let piped = try pipe.runPiped(
+                "/open alice\nhi\u{18}b\n/open alice\n\(failed)\n\(fix)\n/expect messages 0\n")
+            #expect(piped.status == 0, "\(failed) \(piped.output) \(piped.error)")
+            #expect(try pipe.messages(in: "alice").isEmpty)
+        }
+    }
+
     /// Ctrl-C on a draft with a file attached takes the text and leaves the file; `/undo`
     /// gives the text back beside it: one draft again, text and file, nothing displaced (it
     /// had put the file-only draft on the stack in the text's place, and said so).

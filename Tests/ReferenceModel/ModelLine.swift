@@ -45,7 +45,10 @@ public struct ModelLine: Equatable, CustomStringConvertible, Sendable {
     public mutating func markGivenBack() { givenBack = Array(repeating: true, count: scalars.count) }
 
     /// Whether the first character is still one of the failed command's line given back.
-    public var startsAsGivenBack: Bool { givenBack.first ?? false }
+    public var startsAsGivenBack: Bool { isGivenBack(at: 0) }
+
+    /// Whether the character at `index` is still one of the failed command's line given back.
+    public func isGivenBack(at index: Int) -> Bool { index < givenBack.count && givenBack[index] }
 
     /// Lines are equal in their text, its origins and the cursor (not in the stretches).
     public static func == (left: ModelLine, right: ModelLine) -> Bool {

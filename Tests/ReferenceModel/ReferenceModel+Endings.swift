@@ -48,6 +48,8 @@ extension ReferenceModel {
             // "`//` still sends a literal `/`": the insertion's first `/` is dropped (the
             // model's reading of a `//` typed into a draft: the same as at a line's start).
             if let slashes = commands.first(where: { $0.first == .typed && $0.text.hasPrefix("//") }) {
+                // (Unless its first `/` is a failed attempt's, given back: that attempt again.)
+                if givenFailedCommand, entered.isGivenBack(at: slashes.place) { return .command(slashes.text) }
                 var scalars = Array(entered.text.unicodeScalars)
                 scalars.remove(at: slashes.place)
                 return .message(String(String.UnicodeScalarView(scalars)))

@@ -207,7 +207,37 @@ struct LineRead {
         {
             return .command(command)
         }
-        return CommandInDraft.typedInto(text, given: baseline, pasted: pasted, inserted: typedRuns) ?? typedRun?.typed
+        return attemptAgain(
+            CommandInDraft.typedInto(text, given: baseline, pasted: pasted, inserted: typedRuns) ?? typedRun?.typed)
+    }
+
+    /// A `//` typed into the baseline whose first `/` is a failed attempt's own, given back
+    /// (`hi` restored, `/` failed, `/drafts` typed after it: `hi//drafts`), is no escape but
+    /// that attempt again (``startsWithEscapedSlash`` at a line's start): never a message.
+    /// The attempt's `/` is where it was in the line given back.
+    private func attemptAgain(_ typed: CommandInDraft.Typed?) -> CommandInDraft.Typed? {
+        guard givenFailedCommand, case .literalSlash? = typed, let baseline,
+            let failed = Self.slash(typedInto: baseline.text, in: given.text, double: false),
+            let slash = Self.slash(typedInto: baseline.text, in: text, double: true), slash.at == failed.at
+        else { return typed }
+        return .command(slash.attempt)
+    }
+
+    /// Where the `/` (or `//`) of an insertion into `baseline` is in `line`, after the spaces
+    /// typed before it, and the insertion from there.
+    private static func slash(
+        typedInto baseline: String, in line: String, double: Bool
+    ) -> (at: Int, attempt: String)? {
+        guard let insertion = OneInsertion(of: baseline, in: line) else { return nil }
+        let scalars = insertion.line
+        for start in insertion.places {
+            let inserted = insertion.inserted(at: start)
+            let at = start + inserted.prefix { $0 == " " || $0 == "\t" }.count
+            guard at < start + insertion.length, scalars[at] == "/" else { continue }
+            guard !double || (at + 1 < scalars.count && scalars[at + 1] == "/") else { continue }
+            return (at, String(String.UnicodeScalarView(scalars[at..<start + insertion.length])))
+        }
+        return nil
     }
 
     /// What the line editor saw typed or pasted since the line was given its text
