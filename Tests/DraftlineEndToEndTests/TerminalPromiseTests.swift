@@ -420,10 +420,17 @@ struct TerminalPromiseTests {
         try terminal.send("/drafts\r")
         try terminal.waitFor("unknown command '//drafts': delete the first / to run /drafts")
         try terminal.waitForPrompt("alice> ")
+        // The draft's own text edited around the attempt: still that attempt.
+        try terminal.send("\u{1}X\r")
+        try terminal.waitFor("unknown command '//drafts'")
+        try terminal.waitForPrompt("alice> ")
         try expect(
             terminal, ["\u{15}/expect messages 0", #"/expect draft privateMessage_alice "hi""#], prompt: "alice> ")
         #expect(try terminal.quit() == .exited(0))
-        for (failed, fix) in [("/", "\u{5}/drafts"), (" /", "\u{5}/drafts"), ("/x", "\u{5}\u{7F}/drafts")] {
+        for (failed, fix) in [
+            ("/", "\u{5}/drafts"), (" /", "\u{5}/drafts"), ("/x", "\u{5}\u{7F}/drafts"),
+            ("\u{1}X\u{5}/", "\u{5}/drafts"),
+        ] {
             let pipe = try Fixture()
             let piped = try pipe.runPiped(
                 "/open alice\nhi\u{18}b\n/open alice\n\(failed)\n\(fix)\n/expect messages 0\n")

@@ -95,6 +95,8 @@ extension ReferenceModel {
             else { continue }
             let text = String(String.UnicodeScalarView(entered.scalars[start..<stretch.upperBound]))
             if text.hasPrefix("//") {
+                // (Its first `/` a failed attempt's, given back: that attempt again.)
+                if givenFailedCommand, entered.isGivenBack(at: start) { return .command(text) }
                 var scalars = entered.scalars
                 scalars.remove(at: start)
                 literal = literal ?? String(String.UnicodeScalarView(scalars))

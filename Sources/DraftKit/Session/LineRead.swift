@@ -214,30 +214,31 @@ struct LineRead {
     /// A `//` typed into the baseline whose first `/` is a failed attempt's own, given back
     /// (`hi` restored, `/` failed, `/drafts` typed after it: `hi//drafts`), is no escape but
     /// that attempt again (``startsWithEscapedSlash`` at a line's start): never a message.
-    /// The attempt's `/` is where it was in the line given back.
+    /// The attempt's `/` is the first typed into the line given back (``givenInserted``),
+    /// followed through this read's edit (text typed or deleted before it or after it); the
+    /// attempt runs on over the runs typed since.
     private func attemptAgain(_ typed: CommandInDraft.Typed?) -> CommandInDraft.Typed? {
-        guard givenFailedCommand, case .literalSlash? = typed, let baseline,
-            let failed = Self.slash(typedInto: baseline.text, in: given.text, double: false),
-            let slash = Self.slash(typedInto: baseline.text, in: text, double: true), slash.at == failed.at
-        else { return typed }
-        return .command(slash.attempt)
-    }
-
-    /// Where the `/` (or `//`) of an insertion into `baseline` is in `line`, after the spaces
-    /// typed before it, and the insertion from there.
-    private static func slash(
-        typedInto baseline: String, in line: String, double: Bool
-    ) -> (at: Int, attempt: String)? {
-        guard let insertion = OneInsertion(of: baseline, in: line) else { return nil }
-        let scalars = insertion.line
-        for start in insertion.places {
-            let inserted = insertion.inserted(at: start)
-            let at = start + inserted.prefix { $0 == " " || $0 == "\t" }.count
-            guard at < start + insertion.length, scalars[at] == "/" else { continue }
-            guard !double || (at + 1 < scalars.count && scalars[at + 1] == "/") else { continue }
-            return (at, String(String.UnicodeScalarView(scalars[at..<start + insertion.length])))
+        guard givenFailedCommand, case .literalSlash? = typed else { return typed }
+        let given = Array(self.given.text.unicodeScalars)
+        let line = Array(text.unicodeScalars)
+        let failedSlash = givenInserted.lazy.compactMap { run -> Int? in
+            guard run.upperBound <= given.count else { return nil }
+            let at = run.lowerBound + given[run].prefix { $0 == " " || $0 == "\t" }.count
+            return at < run.upperBound && given[at] == "/" ? at : nil
+        }.first
+        // Where that `/` is now: before the part this read changed, or after it (the text
+        // around the attempt edited); inside it, it is no longer known to be there.
+        let prefix = zip(given, line).prefix { $0 == $1 }.count
+        let suffix = zip(given.reversed(), line.reversed()).prefix { $0 == $1 }.count
+        let moved: Int? = failedSlash.flatMap { at in
+            if at < prefix { return at }
+            return at >= given.count - min(suffix, given.count - prefix) ? at + line.count - given.count : nil
         }
-        return nil
+        guard let slash = moved, slash + 1 < line.count, line[slash] == "/", line[slash + 1] == "/",
+            var end = inserted.first(where: { $0.contains(slash) })?.upperBound
+        else { return typed }
+        while let next = inserted.first(where: { $0.lowerBound == end }) { end = next.upperBound }
+        return .command(String(String.UnicodeScalarView(line[slash..<min(end, line.count)])))
     }
 
     /// What the line editor saw typed or pasted since the line was given its text
