@@ -34,6 +34,11 @@ public final class IRCTransport: Transport {
     private var backlog: ArraySlice<IRCClientEvent> = []
     /// Whether the client's last take left more to read.
     private var clientHasMore = false
+    /// The arrival a take gave alone, not stored yet: shown first, then stored
+    /// (``storeShown()``), so that a message is on the screen without waiting for its
+    /// durable append; anything stored after it stores it first, so history keeps the
+    /// order of arrival.
+    private var unstored: (message: Message, chat: ChatID)?
 
     /// The longest a take stores for (its first arrival or fate is always handled): a flood
     /// of messages, each a durable append, keeps a key waiting no longer than this.
@@ -78,7 +83,7 @@ public final class IRCTransport: Transport {
             backlog = slice.events[...]
             clientHasMore = slice.hasMore
         }
-        var result = FeedSlice()
+        var result = FeedSlice(warnings: storeShown())
         let started = IRCClient.monotonicNow()
         while let event = backlog.first,
             result.arrivals.isEmpty && result.deliveries.isEmpty
@@ -90,22 +95,22 @@ public final class IRCTransport: Transport {
                 let chat = arrival.target.chatID(as: identity)
                 if let id = arrival.messageID, storedSet.contains(id) { continue }
                 let message = message(arrival, in: chat)
-                do throws(StoreError) {
-                    result.warnings += try history.append(message, to: chat)
-                    if let id = arrival.messageID { remember(id) }
-                } catch {
-                    result.warnings.append(.arrivalNotKept(chat, error))
+                if let id = arrival.messageID { remember(id) }
+                if result.arrivals.isEmpty && result.deliveries.isEmpty {
+                    unstored = (message, chat)
+                } else {
+                    result.warnings += storeShown() + store(message, in: chat)
                 }
                 result.arrivals.append(Arrival(chat: chat, message: message))
                 events.append(event)
             case .acknowledged(let id, _, let serverID):
                 guard let (message, chat) = inFlight.removeValue(forKey: id) else { continue }
-                var warnings: [StoreWarning] = []
+                var warnings = storeShown()
                 do throws(StoreError) {
-                    warnings = try history.append(message, to: chat)
+                    warnings += try history.append(message, to: chat)
                     if let serverID { remember(serverID) }
                 } catch {
-                    warnings = [.sentNotKept(chat, error)]
+                    warnings.append(.sentNotKept(chat, error))
                 }
                 result.deliveries.append(Delivered(messageID: message.messageID, delivery: .acknowledged(warnings)))
             case .failed(let id, let failure, _):
@@ -118,6 +123,21 @@ public final class IRCTransport: Transport {
         }
         result.hasMore = clientHasMore || !backlog.isEmpty
         return result
+    }
+
+    /// Stores the arrival the last take gave alone (``unstored``), once it is shown: what
+    /// the store said of it; none when there is none.
+    public func storeShown() -> [StoreWarning] {
+        guard let (message, chat) = unstored else { return [] }
+        unstored = nil
+        return store(message, in: chat)
+    }
+
+    /// Appends an arrival to this side's history: what the store said of it.
+    private func store(_ message: Message, in chat: ChatID) -> [StoreWarning] {
+        do throws(StoreError) { return try history.append(message, to: chat) } catch {
+            return [.arrivalNotKept(chat, error)]
+        }
     }
 
     /// What an event of the session did, for the server: the draft's state for the other

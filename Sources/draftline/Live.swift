@@ -61,6 +61,10 @@ final class Live {
         let received = frontend.receive(from: feed, answering: answering, lineNow: lineNow())
         feedHasMore = received.hasMore
         console.show(received.lines)
+        // A message from a chat server is on the screen before its durable append, not after.
+        if let network = feed as? IRCTransport {
+            console.show(frontend.lines(for: network.storeShown().map { .warning(.store($0)) }))
+        }
         if let back = received.backInLine { fillLine(back) }
         // A chat server's word on the connection (lost, back, a channel refused).
         if let network = feed as? IRCTransport {
@@ -130,6 +134,9 @@ final class Live {
     /// unanswered. Nothing when no send is in flight.
     func confirmBeforeQuit(seconds: Double = 5, notice: Double = 0.5) {
         let session = frontend.session
+        if let network = feed as? IRCTransport {
+            console.show(frontend.lines(for: network.storeShown().map { .warning(.store($0)) }))
+        }
         guard !session.live.inFlight.isEmpty else { return }
         let start = InputWaiter.now()
         var said = false

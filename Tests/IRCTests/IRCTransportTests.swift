@@ -24,21 +24,26 @@ struct IRCTransportTests {
         let fixture: Fixture
         let transport: IRCTransport
         let outbox: Outbox
+        let history: any HistoryStore
         private(set) var arrivals: [Arrival] = []
         private(set) var deliveries: [Delivered] = []
         private(set) var events: [IRCClientEvent] = []
+        /// What the store said of the arrivals.
+        private(set) var warnings: [StoreWarning] = []
+        /// Arrivals a take gave that were in the history before they were shown.
+        private(set) var storedBeforeShown = 0
         /// The most arrivals one slice brought.
         private(set) var mostArrivalsInOneSlice = 0
 
         init(_ key: GlobalKey, port: Int, history: (any HistoryStore)? = nil) throws {
             fixture = try Fixture()
-            let history = try history ?? PropertyListHistory(directory: fixture.dataDirectory)
+            self.history = try history ?? PropertyListHistory(directory: fixture.dataDirectory)
             let options = IRCClient.Options(
                 server: ServerAddress(host: "127.0.0.1", port: port, usesTLS: false), nick: key.rawValue,
                 caFile: nil, sendsTyping: false, welcomeTimeout: 10, pacing: .unlimited, reconnect: ReconnectPolicy())
             let client = try IRCClient(options: options)
             client.start()
-            transport = IRCTransport(client: client, history: history, identity: key)
+            transport = IRCTransport(client: client, history: self.history, identity: key)
             outbox = Outbox(transport: transport, identity: key, clock: { Date() })
         }
 
@@ -58,6 +63,14 @@ struct IRCTransportTests {
                 let slice = transport.take()
                 more = slice.hasMore
                 mostArrivalsInOneSlice = max(mostArrivalsInOneSlice, slice.arrivals.count)
+                // The front end shows a slice, then has its first arrival stored.
+                if let first = slice.arrivals.first,
+                    try history.recentMessages(in: first.chat, limit: 1).value.last?.messageID
+                        == first.message.messageID
+                {
+                    storedBeforeShown += 1
+                }
+                warnings += slice.warnings + transport.storeShown()
                 arrivals += slice.arrivals
                 deliveries += slice.deliveries
                 events += transport.takeEvents()
@@ -117,6 +130,11 @@ struct IRCTransportTests {
         #expect(alice.arrivals.map(\.message.content) == (0..<200).map { "flood \($0)" })
         // At 2 ms an append, a take that stored all one read brought would store them all.
         #expect(alice.mostArrivalsInOneSlice < 20, "\(alice.mostArrivalsInOneSlice)")
+        // Each take's first arrival is shown before its append, and history keeps the order.
+        #expect(alice.storedBeforeShown == 0)
+        #expect(alice.warnings.isEmpty)
+        let stored = try alice.history.recentMessages(in: #require(ChatID("alice+bob")), limit: 300).value
+        #expect(stored.map(\.content) == (0..<200).map { "flood \($0)" })
     }
 
     @Test("A message each way: in flight, acknowledged, stored once on each side", arguments: IRCServer.Kind.allCases)
@@ -146,6 +164,8 @@ struct IRCTransportTests {
         let answerID = try #require(answer.inFlight.first?.message.messageID)
         #expect(try bob.fate(of: answerID) == .acknowledged([]))
         try alice.pump("bob's answer") { side in !side.arrivals.isEmpty }
+        // An arrival is on the screen before its durable append (issue 33's delivery).
+        #expect(alice.storedBeforeShown == 0 && bob.storedBeforeShown == 0)
         // Each side's history, read by plistlib: every message once, in order.
         let alices = try alice.fixture.messages(in: chat)
         #expect(alices.map(\.content) == [Self.text, "", "and to you"])
