@@ -62,6 +62,15 @@ public struct Presenter {
                 "\($0.offset + 1)) \($0.element.name) [\($0.element.messageType)]"
             }
             return [info("attached: " + Self.flat(list.joined(separator: "  ")))]
+        case .draft(let event) where event.cause == .undoStackFull:
+            // Said whether tracing or not: this text's notice had promised /undo.
+            let text = Self.flat(Self.preview(event.draft.text?.text ?? "", length: 30))
+            let media = event.draft.attachments.count
+            return [
+                info(
+                    "the undo stack keeps \(DraftRules.undoDepth) entries: its oldest, \"\(text)\""
+                        + (media > 0 ? ", \(media) attached" : "") + ", is forgotten")
+            ] + (tracing ? [info(trace(event))] : [])
         case .draft(let event):
             // A lookup that changed nothing is in the trace file's debuglog, not on screen.
             return tracing && event.kind != .unchanged ? [info(trace(event))] : []
@@ -288,6 +297,7 @@ public struct Presenter {
         case .discardCommand: return "/discard (/undo brings it back)"
         case .undo: return "/undo"
         case .quitting: return "quitting forgets every draft"
+        case .undoStackFull: return "the undo stack keeps \(DraftRules.undoDepth) entries: the oldest is forgotten"
         }
     }
 

@@ -89,7 +89,7 @@ public enum TraceFormat: String, Sendable {
         case .blankLine, .attached, .detached, .sendFailed, .sendFailedAside, .replacedBySend, .replacedByRecall,
             .recallEdited, .keptOverRecall, .editedAroundCommand, .nowhereToKeep, .lineTooLong, .interrupted,
             .discardCommand, .undo,
-            .quitting:
+            .quitting, .undoStackFull:
             return nil
         }
     }
@@ -131,6 +131,7 @@ public enum TraceFormat: String, Sendable {
         case .discardCommand: return "discard"
         case .undo: return "undo"
         case .quitting: return "quit"
+        case .undoStackFull: return "undo-stack-full"
         }
     }
 

@@ -172,7 +172,7 @@ public final class IRCTransport: Transport {
         case .sending, .blankLine, .replacedBySend, .sendFailedAside, .interrupted, .discardCommand, .quitting:
             return event.kind == .unchanged ? nil : .draftGone
         case .attached, .detached, .entering, .sendFailed, .replacedByRecall, .recallEdited, .keptOverRecall,
-            .editedAroundCommand, .lineTooLong, .nowhereToKeep, .undo:
+            .editedAroundCommand, .lineTooLong, .nowhereToKeep, .undo, .undoStackFull:
             return nil
         }
     }

@@ -189,6 +189,21 @@ struct PromiseTests {
         #expect(session.drafts.text(for: alice)?.text == "newer text")
     }
 
+    @Test func anEntryOverTheUndoStacksDepthNamesTheOneItForgets() {
+        type("/open alice")
+        for index in 1...DraftRules.undoDepth {
+            let output = session.handle(.interrupt(TextDraft(text: "line \(index)"))).lines
+            #expect(output.map(\.text) == ["line abandoned: /undo brings it back"])
+        }
+        let output = session.handle(.interrupt(TextDraft(text: "one too many"))).lines
+        #expect(
+            output.map(\.text) == [
+                "the undo stack keeps \(DraftRules.undoDepth) entries: its oldest, \"line 1\", is forgotten",
+                "line abandoned: /undo brings it back",
+            ])
+        #expect(session.rules.undoStack.map { $0.draft.text?.text } == (2...20).map { "line \($0)" } + ["one too many"])
+    }
+
     @Test func theCommandKeyRunsACommandAndTheDraftComesBack() {
         restore(TextDraft(text: "keep me", cursor: 2))
         session.handle(.leave(.command, TextDraft(text: "keep me!", cursor: 8)))

@@ -15,7 +15,7 @@ public struct DraftEvent: Equatable, Sendable {
         case restored
         /// Removed by a blank line, which sends nothing.
         case cleared
-        /// Put on the undo stack (or, quitting, forgotten).
+        /// Put on the undo stack (or, quitting or the stack full, forgotten).
         case discarded
         /// Looked at and left as it was: entering a target with no draft, leaving with an
         /// empty line where there was none, a send with no draft to take.
@@ -74,6 +74,8 @@ public struct DraftEvent: Equatable, Sendable {
         case undo
         /// Quitting forgets every draft.
         case quitting
+        /// The undo stack holds ``DraftRules/undoDepth`` entries: a new one forgot the oldest.
+        case undoStackFull
     }
 
     public var kind: Kind

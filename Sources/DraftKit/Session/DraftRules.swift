@@ -140,9 +140,17 @@ public struct DraftRules: Sendable {
         baseline: TextDraft? = nil
     ) -> [DraftEvent] {
         guard !draft.isEmpty else { return [] }
-        undoStack.append(Lost(origin: origin, draft: draft, baseline: baseline))
-        if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
         return [DraftEvent(.discarded, origin.key, cause, draft)]
+            + push(Lost(origin: origin, draft: draft, baseline: baseline))
+    }
+
+    /// Puts an entry on the undo stack; one over ``undoDepth`` forgets the oldest, and the
+    /// event says which (never silently: its notice had promised `/undo`).
+    private mutating func push(_ entry: Lost) -> [DraftEvent] {
+        undoStack.append(entry)
+        guard undoStack.count > Self.undoDepth else { return [] }
+        let oldest = undoStack.removeFirst()
+        return [DraftEvent(.discarded, oldest.origin.key, .undoStackFull, oldest.draft)]
     }
 
     /// `/discard`: drops the target's draft onto the undo stack.
@@ -172,12 +180,9 @@ public struct DraftRules: Sendable {
                 baseline: last.baseline)
             return (last, false, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
         }
-        if !current.isEmpty {
-            undoStack.append(Lost(origin: last.origin, draft: current, baseline: baseline))
-            if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
-        }
+        let forgotten = current.isEmpty ? [] : push(Lost(origin: last.origin, draft: current, baseline: baseline))
         drafts.restore(last.draft, for: key, baseline: last.baseline)
-        return (last, !current.isEmpty, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
+        return (last, !current.isEmpty, nil, [DraftEvent(.restored, key, .undo, snapshot(key))] + forgotten)
     }
 
     /// Quitting: every draft and the undo stack are forgotten.
