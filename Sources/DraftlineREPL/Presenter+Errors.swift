@@ -11,6 +11,9 @@ extension Presenter {
         switch error {
         case .unknownCommand(let name) where name.hasPrefix("//"):
             // (A `/` typed after a failed command's own: the line is that attempt again.)
+            guard CommandCatalogue.spec(named: String(name.dropFirst(2))) != nil else {
+                return "unknown command '\(name)': \(name.dropFirst()) is none either; type /help for the list"
+            }
             return "unknown command '\(name)': delete the first / to run \(name.dropFirst())"
         case .unknownCommand(let name):
             return "unknown command '\(name)': type /help for the list, or // to send a /"

@@ -204,6 +204,17 @@ struct PromiseTests {
         #expect(session.rules.undoStack.map { $0.draft.text?.text } == (2...20).map { "line \($0)" } + ["one too many"])
     }
 
+    /// A failed `/` with a name typed after it (`//name`): deleting the first `/` helps only
+    /// when `/name` is a command.
+    @Test func aFailedAttemptAgainSaysWhetherDeletingTheSlashHelps() {
+        #expect(
+            Presenter().describe(.unknownCommand("//drafts"))
+                == "unknown command '//drafts': delete the first / to run /drafts")
+        #expect(
+            Presenter().describe(.unknownCommand("//draft"))
+                == "unknown command '//draft': /draft is none either; type /help for the list")
+    }
+
     @Test func theCommandKeyRunsACommandAndTheDraftComesBack() {
         restore(TextDraft(text: "keep me", cursor: 2))
         session.handle(.leave(.command, TextDraft(text: "keep me!", cursor: 8)))
