@@ -180,9 +180,10 @@ public struct DraftRules: Sendable {
                 baseline: last.baseline)
             return (last, false, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
         }
-        let forgotten = current.isEmpty ? [] : push(Lost(origin: last.origin, draft: current, baseline: baseline))
+        // (In the place of the entry just taken: the stack is no deeper than before.)
+        if !current.isEmpty { undoStack.append(Lost(origin: last.origin, draft: current, baseline: baseline)) }
         drafts.restore(last.draft, for: key, baseline: last.baseline)
-        return (last, !current.isEmpty, nil, [DraftEvent(.restored, key, .undo, snapshot(key))] + forgotten)
+        return (last, !current.isEmpty, nil, [DraftEvent(.restored, key, .undo, snapshot(key))])
     }
 
     /// Quitting: every draft and the undo stack are forgotten.
