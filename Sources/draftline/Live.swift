@@ -61,10 +61,7 @@ final class Live {
         let received = frontend.receive(from: feed, answering: answering, lineNow: lineNow())
         feedHasMore = received.hasMore
         console.show(received.lines)
-        // A message from a chat server is on the screen before its durable append, not after.
-        if let network = feed as? IRCTransport {
-            console.show(frontend.lines(for: network.storeShown().map { .warning(.store($0)) }))
-        }
+        storeShown()
         if let back = received.backInLine { fillLine(back) }
         // A chat server's word on the connection (lost, back, a channel refused).
         if let network = feed as? IRCTransport {
@@ -73,6 +70,17 @@ final class Live {
             console.show(events.compactMap { frontend.presenter.line(for: $0, server: server) } + typingLines(events))
         }
         return received.arrived
+    }
+
+    /// Stores the arrival a chat server's slice gave to be shown first, once it is on the
+    /// screen (``IRCTransport/storeShown()``): a message is not kept waiting for its
+    /// durable append. What the store said is reported and shown as the slice's own is.
+    private func storeShown() {
+        guard let network = feed as? IRCTransport else { return }
+        let reports = network.storeShown().map { Report.warning(.store($0)) }
+        guard !reports.isEmpty else { return }
+        frontend.onReports?(reports)
+        console.show(frontend.lines(for: reports))
     }
 
     /// What changed of others' typing in the chat on screen, one line for each sender whose
@@ -134,9 +142,7 @@ final class Live {
     /// unanswered. Nothing when no send is in flight.
     func confirmBeforeQuit(seconds: Double = 5, notice: Double = 0.5) {
         let session = frontend.session
-        if let network = feed as? IRCTransport {
-            console.show(frontend.lines(for: network.storeShown().map { .warning(.store($0)) }))
-        }
+        storeShown()
         guard !session.live.inFlight.isEmpty else { return }
         let start = InputWaiter.now()
         var said = false
