@@ -152,6 +152,8 @@ public struct Presenter {
                         undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack forgotten" : nil,
                     ].compactMap { $0 }.joined(separator: "; "))
             ]
+        case .lineForgotten(let text):
+            return [info("the text in the line, \"\(Self.flat(Self.preview(text, length: 30)))\", is forgotten")]
         case .error(let error):
             return [line(for: error)]
         case .warning(let warning):

@@ -60,7 +60,8 @@ public enum TraceFormat: String, Sendable {
                 "time": stamp(time), "event": "failed", "reason": Presenter.describe(reason), "screen": screen,
             ])
         case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help,
-            .alreadyHere, .discarded, .tracing, .forgotten, .quitPending, .confirming, .notConfirmed, .keptOverRecall,
+            .alreadyHere, .discarded, .tracing, .forgotten, .lineForgotten, .quitPending, .confirming, .notConfirmed,
+            .keptOverRecall,
             .setAside,
             .expectationMet, .waited, .peerSilenced, .warning:
             return nil

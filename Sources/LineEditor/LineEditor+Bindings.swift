@@ -25,12 +25,13 @@ extension LineEditor {
     /// the alternate map: in vi's command mode an Escape pressed out of habit (ESC is a
     /// lead-in there) must not swallow the key. In emacs mode a `^X` sequence is bound
     /// after Escape too: ESC is a lead-in there as well (of the arrow keys), and Escape,
-    /// `^X b` took ESC `^X` as an unknown sequence and typed the `b` into the line.
+    /// `^X b` took ESC `^X` as an unknown sequence and typed the `b` into the line; so is
+    /// the interrupt key (Escape, Ctrl-C had been swallowed as Meta-Ctrl-C).
     /// Returns what failed.
     private func bindAll(_ keys: String, _ function: String, main: Bool = true, alternate: Bool = true) -> [String] {
         var failed: [String] = []
         if main && dl_el_bind(editLine, keys, function) != 0 { failed.append("\(keys) (\(function))") }
-        if main && dl_el_is_vi(editLine) != 1 && keys.hasPrefix("^X")
+        if main && dl_el_is_vi(editLine) != 1 && (keys.hasPrefix("^X") || function == Self.interruptFunction)
             && dl_el_bind(editLine, "^[" + keys, function) != 0
         {
             failed.append("^[\(keys) (\(function), after Escape)")

@@ -30,14 +30,24 @@ extension LineEditor {
     /// input has when `reading`, then looks at the keys typed ahead. The interrupt key
     /// ends the wait (true) and the suspend key suspends draftline there and then, as they
     /// would during a read; each is taken out, and the other keys stay for the next read.
-    /// `nil` when standard input ended.
+    /// What only a burst's pause decides (a paste's end marker, and the keys after it) is
+    /// waited for here, at most ``KeyReader/burstPause``: a Ctrl-C after a paste had been
+    /// held with the paste, and the wait ran its whole time. `nil` when standard input
+    /// ended.
     func takeTypedKeys(reading: Bool, interrupt: UInt8, suspend: UInt8) -> Bool? {
         if reading && !keys.fill() { return nil }
-        while let key = keys.takeFirst(of: [interrupt, suspend]) {
-            if key == interrupt { return true }
-            suspendBetweenReads()
+        while true {
+            while let key = keys.takeFirst(of: [interrupt, suspend]) {
+                if key == interrupt { return true }
+                suspendBetweenReads()
+            }
+            guard let decided = keys.secondsUntilDecided, decided <= KeyReader.burstPause else { return false }
+            if waiter.wait(handling: [], timeout: decided) == .input {
+                if !keys.fill() { return nil }
+            } else {
+                keys.timePassed()
+            }
         }
-        return false
     }
 
     /// What ``dropPressedKeys()`` found.

@@ -281,6 +281,9 @@ public final class LineEditor {
         try bind(Self.ownCursorSequence, to: Self.ownCursorFunction)
         let (interrupt, suspend) = Self.terminalKeys()
         try bind(Self.notation(interrupt), to: Self.interruptFunction)
+        // Ctrl-C after a `^X` lead-in abandons the line too: libedit took `^X` Ctrl-C for an
+        // unbound sequence and swallowed both, and the next Enter sent the line.
+        try bind("^X" + Self.notation(interrupt), to: Self.interruptFunction)
         try bind(Self.notation(suspend), to: Self.suspendFunction)
         waiter.typedInterrupt = { [weak self] reading in
             self?.takeTypedKeys(reading: reading, interrupt: interrupt, suspend: suspend)

@@ -307,6 +307,84 @@ extension LineOriginTests {
         let piped = try fixture.runPiped("thrown\u{3}\n/quit\n")
         #expect(piped.output.hasSuffix("1 entry on the undo stack forgotten\n"), "\(piped.output)")
     }
+
+    /// A helper's attack: text the line holds that no draft keeps (given back after a
+    /// failed Enter at home, held over the `^X /` prompt, brought back by `/undo`) was
+    /// forgotten without a word by a `/quit` typed after it. The quit names it, on a
+    /// terminal and on a pipe.
+    @Test(arguments: [
+        ("abc\r", "/quit\r"), ("abc\u{18}/", "quit\r"),
+    ])
+    func quitNamesTheTextTheLineHeld(typed: String, quit: String) throws {
+        let terminal = try start()
+        try terminal.send(typed)
+        try terminal.waitFor(typed.hasSuffix("\r") ? "no chat is open" : "command: ")
+        try terminal.send(quit)
+        try terminal.waitFor("the text in the line, \"abc\", is forgotten")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
+    @Test func quitNamesTheTextUndoBroughtIntoTheLine() throws {
+        let piped = try fixture.runPiped("/open bob\nD\u{18}p\nabc\u{18}b\n/undo\n/drafts\n/quit\n")
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(
+            piped.output.hasSuffix(
+                "1 entry on the undo stack forgotten\nthe text in the line, \"abc\", is forgotten\n"),
+            "\(piped.output)")
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("D\u{18}p")
+        try terminal.waitForPrompt("profile bob> ")
+        try terminal.send("abc\u{18}b")
+        try terminal.waitFor("nothing here can keep that text")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("line is back: \"abc\"")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("/drafts\r")
+        try terminal.waitFor("undo stack (1,")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("/quit\r")
+        try terminal.waitFor("1 entry on the undo stack forgotten")
+        try terminal.waitFor("the text in the line, \"abc\", is forgotten")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
+    /// A helper's attack: Ctrl-C after a `^X` lead-in (or after Escape) did nothing on a
+    /// terminal, libedit swallowing both as an unbound sequence, and the next Enter sent
+    /// the line; on a pipe the same bytes abandon it. Both abandon it now.
+    @Test(arguments: ["\u{18}\u{3}", "\u{1B}\u{3}"])
+    func ctrlCAfterALeadInAbandonsTheLine(keys: String) throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("bye")
+        try terminal.waitFor("bye")
+        try terminal.send(keys)
+        try terminal.waitFor("line abandoned: /undo brings it back")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\r")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").isEmpty)
+    }
+
+    /// A helper's attack: a paste during `/wait`, then Ctrl-C, ran the wait its whole time
+    /// (the Ctrl-C was held with the paste's end until a pause no one waited for), and the
+    /// Ctrl-C then abandoned the pasted line. Now Ctrl-C stops the wait; the paste waits
+    /// in the line.
+    @Test func ctrlCAfterAPasteDuringAWaitStopsIt() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("/wait 1 60\r")
+        try terminal.waitFor("/wait 1 60\r\n")
+        try terminal.send(Self.paste("pasted"))
+        try terminal.send("\u{3}")
+        try terminal.waitFor("wait stopped: 0 of 1 message arrived", timeout: 20)
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\r")
+        try terminal.waitFor("you: pasted")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["pasted"])
+    }
 }
 
 /// What the reference model of SPEC §1a found (/work/coord/28-model.md), each kept as a

@@ -46,6 +46,10 @@ public enum Report: Equatable, Sendable {
     /// Quitting forgot these drafts and this many entries of the undo stack (as the Ctrl-D
     /// warning counts them).
     case forgotten([DraftKey], undo: Int)
+    /// Quitting from a line that held text no draft keeps (given back after a failed
+    /// Enter, brought back by `/undo`, held over a prompt): that text, forgotten with the
+    /// rest.
+    case lineForgotten(String)
     /// Ctrl-D with this many drafts in memory and entries on the undo stack, all of which
     /// quitting forgets: a second one (or `/quit`) quits.
     case quitPending(drafts: Int, undo: Int)

@@ -57,7 +57,9 @@ extension Session {
             // elsewhere; a draft stays where it is, with the user's edits around the command
             // (unless the command changed it itself: `/undo`, `/discard`).
             if let held = read.held, held != read.draft {
-                if screen == before && navigator.question == nil {
+                if hasQuit {
+                    return outcome + forgottenAtQuit(edited ?? held, &read) + Outcome(effects: [.remember(command)])
+                } else if screen == before && navigator.question == nil {
                     read.nextLine = edited ?? held
                     read.hold = edited.map(LineRead.Hold.text) ?? .unchanged
                 } else {
@@ -190,9 +192,19 @@ extension Session {
     func settleHeldForPrompt(backInLine: Bool, _ read: inout LineRead) -> [Report] {
         guard let held = heldForPrompt else { return [] }
         heldForPrompt = nil
+        if hasQuit { return forgottenAtQuit(held, &read) }
         guard backInLine else { return setAside(held, from: .line, .nowhereToKeep, &read) }
         giveBack(held, &read)
         return []
+    }
+
+    /// Text the line held that no draft keeps, when the command run from it quit: it
+    /// does not come back, so the quit names it with the rest (a helper's attack: `abc`
+    /// Enter at home, then `/quit` typed after it, had quit without a word of `abc`).
+    private func forgottenAtQuit(_ line: TextDraft, _ read: inout LineRead) -> [Report] {
+        read.nextLine = nil
+        read.hold = .none
+        return line.text.isEmpty ? [] : [.lineForgotten(line.text)]
     }
 
     // MARK: - Sending
