@@ -77,10 +77,10 @@ public struct Presenter {
         case .undone(let draft, let origin, let replaced):
             let media = draft.attachments.count
             let place = origin.key.map { "draft for \($0)" } ?? "line"
+            let parts = [draft.text.map { "\"\(Self.flat($0.text))\"" }, media > 0 ? "\(media) attached" : nil]
             return [
                 info(
-                    "\(place) is back: \"\(Self.flat(draft.text?.text ?? ""))\""
-                        + (media > 0 ? ", \(media) attached" : "")
+                    "\(place) is back: " + parts.compactMap { $0 }.joined(separator: ", ")
                         + (replaced ? "; the draft that was there is on the undo stack (/undo again)" : ""))
             ]
         case .chatList(let entries, let more):
@@ -130,8 +130,8 @@ public struct Presenter {
             ]
         case .keptOverRecall(let kept, let target, let here):
             return [info(keptOverRecall(kept.text, target: target, here: here))]
-        case .setAside(let cause, let count):
-            return [info(setAside(cause, count: count))]
+        case .setAside(let cause, let count, let files):
+            return [info(setAside(cause, count: count, files: files))]
         case .expectationMet(let expectation):
             return [info("ok: " + Self.flat(Self.statement(of: expectation)))]
         case .waited(.arrivals, let count):
@@ -259,7 +259,7 @@ public struct Presenter {
     }
 
     /// The one line that says text went on the undo stack without the user asking.
-    private func setAside(_ cause: DraftEvent.Cause, count: Int) -> String {
+    private func setAside(_ cause: DraftEvent.Cause, count: Int, files: [String]) -> String {
         let what: String
         switch cause {
         case .interrupted: what = "line abandoned"
@@ -272,7 +272,13 @@ public struct Presenter {
         default: what = "text went on the undo stack"
         }
         let more = count > 1 ? " (\(count) entries)" : ""
-        return what + more + ": /undo brings it back"
+        let names = files.map { Self.flat($0) }.joined(separator: ", ")
+        let with =
+            files.isEmpty
+            ? ""
+            : files.count == 1
+                ? " with its attached file \(names)" : " with its \(files.count) attached files (\(names))"
+        return what + with + more + ": /undo brings " + (files.isEmpty ? "it" : "them") + " back"
     }
 
     private func cause(_ cause: DraftEvent.Cause) -> String {

@@ -98,13 +98,34 @@ struct PromiseTests {
         #expect(session.prefill?.text == "kept")
     }
 
-    @Test func ctrlCKeepsTheMediaList() throws {
+    /// Ctrl-C takes the media list with the line: the next message sends neither, and
+    /// `/undo` brings both back as one draft.
+    @Test func ctrlCTakesTheMediaListWithTheLine() throws {
         let file = NSTemporaryDirectory() + "/promise-\(UInt32.random(in: 0...UInt32.max)).png"
         try #require(FileManager.default.createFile(atPath: file, contents: Data([1])))
         defer { try? FileManager.default.removeItem(atPath: file) }
         type("/open alice")
         type("/attach \(file)")
         session.handle(.interrupt(TextDraft(text: "caption")))
+        #expect(session.drafts.attachments(for: alice).isEmpty)
+        #expect(session.rules.undoStack.map(\.draft.attachments.count) == [1])
+        type("/undo")
+        #expect(session.drafts.attachments(for: alice).count == 1)
+        #expect(session.drafts.text(for: alice)?.text == "caption")
+        #expect(session.rules.undoStack.isEmpty)
+    }
+
+    /// On an empty line the media list makes an entry of its own.
+    @Test func ctrlCOnAnEmptyLineSetsTheMediaListAside() throws {
+        let file = NSTemporaryDirectory() + "/promise-\(UInt32.random(in: 0...UInt32.max)).png"
+        try #require(FileManager.default.createFile(atPath: file, contents: Data([1])))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        type("/open alice")
+        type("/attach \(file)")
+        let lines = session.handle(.interrupt(TextDraft(text: ""))).lines.map(\.text)
+        #expect(lines.contains { $0.hasPrefix("line abandoned with its attached file promise-") }, "\(lines)")
+        #expect(!session.drafts.hasDraft(for: alice))
+        type("/undo")
         #expect(session.drafts.attachments(for: alice).count == 1)
     }
 

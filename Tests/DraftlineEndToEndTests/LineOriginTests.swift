@@ -367,6 +367,49 @@ extension LineOriginTests {
         #expect(try fixture.messages(in: "bob").isEmpty)
     }
 
+    /// A new user's trial: ` /attach FILE` typed into a restored draft ran, then Ctrl-C
+    /// put the text on the undo stack and left the file attached, with a notice that did
+    /// not say so, and the next, unrelated message sent the file. The files go with the
+    /// abandoned line now, the notice names them, and `/undo` brings both back.
+    @Test func ctrlCTakesTheDraftsFilesWithTheLine() throws {
+        let file = fixture.root + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("notes".utf8)))
+        let notice = "line abandoned with its attached file notes.txt: /undo brings them back"
+        let piped = try fixture.runPiped(
+            "/open bob\nhello there\u{18}b\n/open bob\n /attach \(file)\n\u{3}ok\n/undo\n\n/quit\n")
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.output.contains(notice + "\n"), "\(piped.output)")
+        #expect(piped.output.contains("draft for privateMessage_bob is back: \"hello there\", 1 attached\n"))
+        let pipedStored = try fixture.storedDictionaries(in: "bob")
+        let terminalFixture = try Fixture()
+        let terminal = try terminalFixture.startTerminal(environment: ["NO_COLOR": "1"], columns: 160)
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("bob")
+        try terminal.send("hello there\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("bob")
+        try terminal.send(" /attach \(file)\r")
+        try terminal.waitFor("attached: 1) notes.txt")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{3}")
+        try terminal.waitFor(notice)
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("ok\r")
+        try terminal.waitFor("you: ok")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("draft for privateMessage_bob is back: \"hello there\", 1 attached")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\r")
+        try terminal.waitFor("you: hello there")
+        #expect(try terminal.quit() == .exited(0))
+        // As plistlib reads them: `ok` alone, then the file and the text it was written with.
+        for stored in [pipedStored, try terminalFixture.storedDictionaries(in: "bob")] {
+            #expect(stored.map { $0["content"] as? String } == ["ok", "", "hello there"], "\(stored)")
+            #expect(stored.map { ($0["filePath"] as? String ?? "").hasSuffix("notes.txt") } == [false, true, false])
+        }
+    }
+
     /// A helper's attack: a paste during `/wait`, then Ctrl-C, ran the wait its whole time
     /// (the Ctrl-C was held with the paste's end until a pause no one waited for), and the
     /// Ctrl-C then abandoned the pasted line. Now Ctrl-C stops the wait; the paste waits

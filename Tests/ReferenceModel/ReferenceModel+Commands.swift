@@ -255,8 +255,8 @@ extension ReferenceModel {
             push(kept.text, origin: nil, cursor: kept.cursor, optional: true)
             self.kept = nil
         }
-        // (Text alone back beside the draft's attachments alone, as Ctrl-C split them: one
-        // draft again, nothing displaced.)
+        // (Text alone back beside the draft's attachments alone, as a leave with an emptied
+        // line split them: one draft again, nothing displaced.)
         if let newer = drafts[origin], newer.text.isEmpty, newer.media > 0, entry.media == 0, !entry.text.isEmpty {
             drafts[origin] = Draft(text: entry.text, cursor: entry.cursor, media: newer.media)
             attempts[origin] = entry.attempt

@@ -447,6 +447,7 @@ extension ReferenceModel {
         let own = saved
         saved = nil
         let draft = key.flatMap { drafts[$0] }
+        let entries = undo.count
         if let own {
             // SPEC §1a "notices": "Ctrl-C during ^R settles the user's own text (the draft and
             // what they typed), never a recalled history line, as the top undo entry." The
@@ -472,6 +473,18 @@ extension ReferenceModel {
             push(line.text, origin: key, cursor: line.cursor, attempt: key == nil ? nil : attempt(line))
         }
         kept = nil
+        if let key, let media = drafts[key]?.media, media > 0 {
+            // README "Ctrl-C": "the draft's attached files go with it": onto the entry of
+            // what the user was writing, or an entry of their own, never left for the next
+            // message.
+            if undo.count > entries, undo[0].origin == key, undo[0].media == 0 {
+                undo[0].media = media
+                undo[0].optional = false
+            } else {
+                push("", origin: key, media: media)
+            }
+            drafts[key]?.media = 0
+        }
         if let key { store("", cursor: 0, in: key) }
         line = ModelLine()
         baseline = line

@@ -144,6 +144,24 @@ public struct DraftRules: Sendable {
             + push(Lost(origin: origin, draft: draft, baseline: baseline))
     }
 
+    /// Ctrl-C: the draft's attachments leave it with the abandoned line, so nothing of what
+    /// was being written is sent with the next message. They join the top entry when
+    /// `joinTop` (the line just set aside there, from this draft) or make an entry of their
+    /// own; `/undo` brings them back with it.
+    public mutating func setAsideAttachments(
+        of key: DraftKey, joinTop: Bool, because cause: DraftEvent.Cause
+    ) -> [DraftEvent] {
+        let attachments = drafts.attachments(for: key)
+        guard !attachments.isEmpty else { return [] }
+        drafts.saveAttachments([], for: key)
+        let moved = DraftStore.Removed(attachments: attachments)
+        guard joinTop, let top = undoStack.indices.last, undoStack[top].origin == .draft(key),
+            undoStack[top].draft.attachments.isEmpty
+        else { return setAside(moved, from: .draft(key), because: cause) }
+        undoStack[top].draft.attachments = attachments
+        return [DraftEvent(.discarded, key, cause, moved)]
+    }
+
     /// Puts an entry on the undo stack; one over ``undoDepth`` forgets the oldest, and the
     /// event says which (never silently: its notice had promised `/undo`).
     private mutating func push(_ entry: Lost) -> [DraftEvent] {
@@ -172,8 +190,8 @@ public struct DraftRules: Sendable {
         }
         let baseline = drafts.baseline(for: key)
         let current = drafts.remove(key)
-        // Text alone, back beside the draft's attachments alone (Ctrl-C took the text, the
-        // attachments stayed): one draft again, nothing in its place to displace.
+        // Text alone, back beside the draft's attachments alone (a leave with an emptied
+        // line took the text, the attachments stayed): one draft again, nothing displaced.
         if last.draft.attachments.isEmpty, last.draft.text != nil, current.text == nil, !current.attachments.isEmpty {
             drafts.restore(
                 DraftStore.Removed(text: last.draft.text, attachments: current.attachments), for: key,

@@ -90,6 +90,8 @@ struct LineRead {
     }
     /// Why text went on the undo stack during this event, in order: one notice says so.
     var setAsideCauses: [DraftEvent.Cause] = []
+    /// The names of the files that went on the undo stack with them (Ctrl-C).
+    var setAsideFiles: [String] = []
     /// Draft events of moves made on the way that no report carried yet, for the trace.
     var traced: [Report] = []
     /// What a recall replaced that was kept as the target's draft: one line says where it

@@ -64,8 +64,9 @@ public enum Report: Equatable, Sendable {
     /// when the target is still on screen.
     case keptOverRecall(TextDraft, target: InputTarget, here: Bool)
     /// Text went on the undo stack without the user asking (`count` pieces, the first
-    /// because of `because`): `/undo` brings it back.
-    case setAside(because: DraftEvent.Cause, count: Int)
+    /// because of `because`, and the files named in `files` with them): `/undo` brings it
+    /// back.
+    case setAside(because: DraftEvent.Cause, count: Int, files: [String])
     /// An `/expect` that held.
     case expectationMet(Expectation)
     /// A `/wait` that got what it waited for: `count` is how many messages arrived, or

@@ -339,7 +339,7 @@ extension Session {
         }
         guard let target = read.target else { return abandon(&read, from: .line) }
         let key = target.draftKey
-        // The media list stays: it is not in the line.
+        let entries = read.setAsideCauses.count
         let (replaced, events) = rules.keep(TextDraft(text: ""), for: target, because: .interrupted)
         var reports = events.filter { $0.kind != .unchanged }.map(Report.draft)
         // The draft the line did not hold goes first, the abandoned line over it: `/undo`
@@ -348,6 +348,14 @@ extension Session {
             reports += setAside(replaced, from: .draft(key), .interrupted, &read)
         }
         reports += abandon(&read, from: .draft(key))
+        // The draft's files go with what the user was writing, never with the next message.
+        let files = rules.setAsideAttachments(
+            of: key, joinTop: read.setAsideCauses.count > entries, because: .interrupted)
+        if let moved = files.first {
+            if read.setAsideCauses.count == entries { read.setAsideCauses.append(.interrupted) }
+            read.setAsideFiles += moved.draft.attachments.map(\.name)
+        }
+        reports += files.map(Report.draft)
         read.nextLine = TextDraft(text: "")
         return reports
     }

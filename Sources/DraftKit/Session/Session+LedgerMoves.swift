@@ -132,7 +132,9 @@ extension Session {
             reports += setAside(displaced, from: origin, .nowhereToKeep, &read)
         }
         let unasked = read.setAsideCauses.filter { ![.discardCommand, .sendFailedAside, .lineTooLong].contains($0) }
-        if let cause = unasked.first { reports.append(.setAside(because: cause, count: unasked.count)) }
+        if let cause = unasked.first {
+            reports.append(.setAside(because: cause, count: unasked.count, files: read.setAsideFiles))
+        }
         if let next = pendingLine ?? read.nextLine {
             line = next
         } else if navigator.question == nil, let target = screen.target {
