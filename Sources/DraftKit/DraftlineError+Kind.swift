@@ -49,3 +49,12 @@ extension DraftlineError {
         }
     }
 }
+
+extension DraftlineError {
+    /// The error as it is said where it happened: an unknown command's `//` hint only
+    /// where `//` sends (``unknownCommand(_:slashSends:)``).
+    func said(slashSends: Bool) -> DraftlineError {
+        guard case .unknownCommand(let name, _) = self else { return self }
+        return .unknownCommand(name, slashSends: slashSends)
+    }
+}

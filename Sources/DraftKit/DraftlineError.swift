@@ -1,8 +1,9 @@
 /// Everything that can go wrong for a user, as data: each case carries what the line that
 /// tells of it needs, and the presenter words it (`Presenter+Errors.swift`).
 public enum DraftlineError: Error, Equatable, Sendable {
-    /// A line started with `/` but names no command: the word as typed.
-    case unknownCommand(String)
+    /// A line started with `/` but names no command: the word as typed, and whether `//`
+    /// would send it here (in a chat's line; not at home, on a profile or at `^X /`).
+    case unknownCommand(String, slashSends: Bool = true)
     /// A command lacks an argument; the usage line says what it takes.
     case missingArgument(usage: String)
     /// A command got a word it does not take (one too many, or out of place).

@@ -11,7 +11,10 @@ public final class Frontend {
     public let session: Session
     /// Turns its reports into lines; its words are also the demo peers' script.
     public var presenter: Presenter {
-        didSet { session.live.peers?.script = presenter.demoPeerScript }
+        didSet {
+            presenter.completes = session.capabilities.editLine
+            session.live.peers?.script = presenter.demoPeerScript
+        }
     }
     /// Sees every event's reports, before they become lines (the trace file).
     public var onReports: (([Report]) -> Void)?
@@ -21,6 +24,7 @@ public final class Frontend {
     public init(_ session: Session, presenter: Presenter = Presenter()) {
         self.session = session
         self.presenter = presenter
+        self.presenter.completes = session.capabilities.editLine
         session.live.peers?.script = presenter.demoPeerScript
     }
 

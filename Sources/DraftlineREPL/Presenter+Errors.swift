@@ -6,17 +6,22 @@ extension Presenter {
     /// An error as the one line draftline shows.
     public func line(for error: DraftlineError) -> OutputLine { OutputLine(.error, Self.flat(describe(error))) }
 
+    /// Where to find the people one can chat with.
+    private var whoIsHere: String {
+        completes ? "/open then Tab lists who is here" : "check the global_key (/chats lists your conversations)"
+    }
+
     /// What an error says, before it is made safe for the terminal.
     public func describe(_ error: DraftlineError) -> String {
         switch error {
-        case .unknownCommand(let name) where name.hasPrefix("//"):
+        case .unknownCommand(let name, _) where name.hasPrefix("//"):
             // (A `/` typed after a failed command's own: the line is that attempt again.)
             guard CommandCatalogue.spec(named: String(name.dropFirst(2))) != nil else {
                 return "unknown command '\(name)': \(name.dropFirst()) is none either; type /help for the list"
             }
             return "unknown command '\(name)': delete the first / to run \(name.dropFirst())"
-        case .unknownCommand(let name):
-            return "unknown command '\(name)': type /help for the list, or // to send a /"
+        case .unknownCommand(let name, let slashSends):
+            return "unknown command '\(name)': type /help for the list" + (slashSends ? ", or // to send a /" : "")
         case .missingArgument(let usage):
             return "missing argument: usage is \(usage)"
         case .unexpectedArgument(let argument, let usage):
@@ -36,9 +41,9 @@ extension Presenter {
             }
             return "'\(text)' is not a valid global_key: \(what); \(rule)"
         case .unknownUser(let user):
-            return "no user '\(user)': /open then Tab lists who is here"
+            return "no user '\(user)': " + whoIsHere
         case .chatWithYourself(let user):
-            return "'\(user)' is you: a chat has two people; /open then Tab lists who is here"
+            return "'\(user)' is you: a chat has two people" + (completes ? "; " + whoIsHere : "")
         case .noChatOpen:
             return "no chat is open: /open <global_key> first"
         case .nothingToGoBackTo:

@@ -15,6 +15,8 @@ public struct Presenter {
 
     /// The columns `/help` fits in: the terminal's width, at most ``helpWidth``.
     public var width = Presenter.helpWidth
+    /// Whether Tab completes names here (a terminal; not a pipe): hints offer it only then.
+    public var completes = true
 
     public init(keys: KeyLabels = .defaults) { self.keys = keys }
 

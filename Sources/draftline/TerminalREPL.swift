@@ -102,9 +102,16 @@ struct TerminalREPL {
             results.stop(at: line)
             console.write("draftline: \(Presenter.describe(.stoppedAt(line: line)))\n", to: .error)
         }
+        // The `^X /` prompt recalls commands as it takes them, without their `/` (Up there
+        // shows `command: /drafts`, not `command: //drafts`); every other read, every line.
+        var recallsCommands = false
         while !frontend.hasQuit {
             let prefill = frontend.session.prefill
             let screen = frontend.session.screenName
+            if recallsCommands != (frontend.session.question == .command) {
+                recallsCommands.toggle()
+                try? editor.setHistory(recallsCommands ? Self.commands(in: entered) : entered)
+            }
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
             if let erred = unchecked, frontend.session.question == nil {
                 unchecked = nil
@@ -131,7 +138,9 @@ struct TerminalREPL {
                 switch effect {
                 case .remember(let line):
                     guard line.utf8.count <= Session.maximumLineBytes else { continue }
-                    try? editor.addHistory(line)
+                    for recalled in recallsCommands ? Self.commands(in: [line]) : [line] {
+                        try? editor.addHistory(recalled)
+                    }
                     entered = Array((entered + [line]).suffix(lineHistory.limit))
                     unsaved = Array((unsaved + [line]).suffix(lineHistory.limit))
                     save(waiting: false)
@@ -165,6 +174,12 @@ struct TerminalREPL {
         let written = reports?.write(results, at: frontend.session.clock()) ?? true
         guard written, recorded else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
+    }
+
+    /// The commands among lines entered, as the `^X /` prompt takes them: without their
+    /// `/` (a `//` line is a message).
+    static func commands(in lines: [String]) -> [String] {
+        lines.filter { $0.hasPrefix("/") && !$0.hasPrefix("//") }.map { String($0.dropFirst()) }
     }
 
     private static func installSignals(_ console: Console) {

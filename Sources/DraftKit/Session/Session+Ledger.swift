@@ -33,7 +33,9 @@ extension Session {
         let pastedFirst = read.pasted.contains { $0.contains(0) }
         let escaped = read.startsWithEscapedSlash
         if text.hasPrefix("/") && !escaped && !pastedFirst { return runLine(text, &read) }
-        return send(escaped && !pastedFirst ? String(text.dropFirst()) : text, &read)
+        guard escaped && !pastedFirst else { return send(text, &read) }
+        // Up brings back `//text`, as typed, so that Enter sends it again.
+        return send(String(text.dropFirst()), remembering: text, &read)
     }
 
     /// A command typed into the baseline: it runs, and the baseline stays as it was (the
@@ -90,7 +92,7 @@ extension Session {
             return reports + outcome + Outcome(effects: [.remember(text)])
         } catch {
             giveBackCommand(&read)
-            reports.append(.error(error))
+            reports.append(.error(error.said(slashSends: read.target != nil)))
             return Outcome(reports, effects: [.remember(text)])
         }
     }
@@ -180,7 +182,7 @@ extension Session {
         } catch {
             navigator.question = .command
             giveBackCommand(&read)
-            return Outcome([.error(error)], effects: [.remember(command)])
+            return Outcome([.error(error.said(slashSends: false))], effects: [.remember(command)])
         }
     }
 
@@ -210,8 +212,9 @@ extension Session {
     // MARK: - Sending
 
     /// A message: the draft is taken out first (as the original does), the text and any
-    /// attachments are stored; what a failed write did not store is kept.
-    private func send(_ text: String, _ read: inout LineRead) -> Outcome {
+    /// attachments are stored; what a failed write did not store is kept. The line history
+    /// keeps `remembered` (the line as typed), or else the text.
+    private func send(_ text: String, remembering remembered: String? = nil, _ read: inout LineRead) -> Outcome {
         guard let target = read.target else {
             setAsideRecalled(unlessHeldBy: read.holderOfRecalledOver, from: .line, &read)
             // A blank line sends nothing, here as in a chat: nothing to say.
@@ -254,7 +257,7 @@ extension Session {
         }
         // Sent, or in flight: a refusal gives its part back (``settle(_:)``).
         read.settleLine(.sent)
-        var effects: [Effect] = blank ? [] : [.remember(text)]
+        var effects: [Effect] = blank ? [] : [.remember(remembered ?? text)]
         if let failure = result.failure {
             hadSendFailure = true
             if capabilities.editLine {

@@ -1,0 +1,81 @@
+import DraftlineTestSupport
+import Foundation
+import Testing
+
+/// What the line says fits where it is said: a hint names only what works there, and a
+/// recalled line shows as it would be entered (a new user's trial, issue 28).
+@Suite("Hints and recalls fit where they are shown", .serialized)
+struct HintTests {
+    let fixture: Fixture
+
+    init() throws { fixture = try Fixture() }
+
+    func start() throws -> PseudoTerminal {
+        let terminal = try fixture.startTerminal(environment: ["NO_COLOR": "1"], columns: 160)
+        try terminal.waitForPrompt("draftline> ")
+        return terminal
+    }
+
+    /// `//` sends a `/` in a chat's line only: at home, on a profile and at `^X /` an
+    /// unknown command's error does not offer it.
+    @Test func theSlashHintIsGivenWhereTwoSlashesSend() throws {
+        let piped = try fixture.runPiped("/frob\n/open bob\n/frob\n/profile\n/frob\n/back\n\u{18}/frob\n")
+        let errors = piped.error.split(separator: "\n").filter { $0.hasPrefix("error: unknown command") }
+        let offer = ", or // to send a /"
+        #expect(errors.map { $0.hasSuffix(offer) } == [false, true, false, false], "\(errors)")
+        let terminal = try start()
+        try terminal.send("\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("frob\r")
+        let shown = try terminal.waitFor("type /help for the list")
+        try terminal.waitForPrompt("command: /")
+        #expect(!shown.contains(offer))
+        try terminal.send("\u{3}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// A pipe has no Tab: an unknown name's error there does not offer it.
+    @Test func aPipeIsNotOfferedTab() throws {
+        let piped = try fixture.runPiped("/open zed\n")
+        #expect(piped.error == "error: no user 'zed': check the global_key (/chats lists your conversations)\n")
+        let terminal = try start()
+        try terminal.send("/open zed\r")
+        try terminal.waitFor("no user 'zed': /open then Tab lists who is here")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{15}")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
+    /// Up at `^X /` recalls commands as the prompt takes them, without their `/`, and what
+    /// is entered there is recalled there again; in a chat, Up recalls every line as typed
+    /// (a `//` message with both slashes, so Enter sends it again).
+    @Test func upAtTheCommandPromptRecallsCommandsWithoutTheirSlash() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        for line in ["//etc is a folder", "/drafts", "hello"] {
+            try terminal.send(line + "\r")
+            try terminal.waitForPrompt("bob> ")
+        }
+        try terminal.send("\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("\u{1B}[A")
+        let recalled = try terminal.waitFor("drafts")
+        #expect(!recalled.hasSuffix("/drafts"), "\(recalled.suffix(40).debugDescription)")
+        try terminal.send("\r")
+        try terminal.waitFor("no drafts in memory")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("\u{1B}[A\u{1B}[A")
+        try terminal.waitFor("open bob")
+        try terminal.send("\u{3}")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{1B}[A\u{1B}[A\u{1B}[A\u{1B}[A")
+        try terminal.waitFor("etc is a folder")
+        try terminal.send("\r")
+        try terminal.waitFor("you: /etc is a folder")
+        try terminal.waitForPrompt("bob> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["/etc is a folder", "hello", "/etc is a folder"])
+    }
+}
