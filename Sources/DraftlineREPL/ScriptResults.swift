@@ -67,10 +67,21 @@ public struct ScriptResults: Sendable {
         return stopped || checks.contains { !$0.held } ? .failed : .held
     }
 
-    /// Records what one event of `line` reported.
-    public mutating func record(_ reports: [Report], line: Int, presenter: Presenter = Presenter()) {
+    /// Records what one event of `line` reported. An `/expect` line (`event`) that is no
+    /// well-formed check is a check that failed: it checked nothing the script meant.
+    public mutating func record(
+        _ reports: [Report], line: Int, of event: InputEvent? = nil, presenter: Presenter = Presenter()
+    ) {
+        let malformed = event.flatMap(Self.checkLine)
         for report in reports {
             if case .expectationMet(let expectation) = report {
+                // `/expect error` after a malformed check: the script meant that error.
+                if case .error = expectation, let last = checks.last, last.line == line - 1,
+                    last.found == Self.malformed
+                {
+                    checks.removeLast()
+                    errors.append(LineError(line: last.line, message: last.message ?? last.statement))
+                }
                 checks.append(Check(line: line, statement: Presenter.statement(of: expectation)))
             }
             guard case .error(let error) = report else { continue }
@@ -82,10 +93,24 @@ public struct ScriptResults: Sendable {
                         found: Presenter.describe(found, against: expectation), message: message))
                 continue
             }
+            if let malformed {
+                checks.append(Check(line: line, statement: malformed, found: Self.malformed, message: message))
+                continue
+            }
             if case .notSent = error { notStored = true }
             if case .notSentSetAside = error { notStored = true }
             errors.append(LineError(line: line, message: message))
         }
+    }
+
+    /// What a malformed check found.
+    static let malformed = "no well-formed check"
+
+    /// The text of an `/expect` line.
+    private static func checkLine(_ event: InputEvent) -> String? {
+        guard case .line(let text) = event else { return nil }
+        let line = text.trimmingCharacters(in: .whitespaces)
+        return line == "/expect" || line.hasPrefix("/expect ") ? line : nil
     }
 
     /// The run stopped at `line` (`--strict`): its last error, unless a failed check of

@@ -75,7 +75,7 @@ struct PipeREPL {
                     // A send a chat server holds in flight is settled before the next
                     // line, so the script sees its fate there, whatever the network's pace.
                     if !frontend.session.live.inFlight.isEmpty { live?.settle() }
-                    results.record(response.reports, line: number, presenter: frontend.presenter)
+                    results.record(response.reports, line: number, of: event, presenter: frontend.presenter)
                     erred = strict && response.lines.contains { $0.kind == .error }
                     for case .wait(let wait) in response.effects where !erred {
                         guard let live else { continue }

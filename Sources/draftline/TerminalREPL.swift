@@ -129,7 +129,7 @@ struct TerminalREPL {
             console.show(response.lines)
             // Entering a chat shows who is typing there already (not only when it changes).
             if let live, frontend.session.screen.target != shownBefore { console.show(live.typingHere()) }
-            results.record(response.reports, line: number, presenter: frontend.presenter)
+            results.record(response.reports, line: number, of: event, presenter: frontend.presenter)
             recorder?.record(
                 event, origin: origin, prefill: prefill, screen: screen, reports: response.reports,
                 session: frontend.session, asking: frontend.question != nil)

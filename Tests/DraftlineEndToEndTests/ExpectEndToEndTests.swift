@@ -175,6 +175,24 @@ struct ExpectEndToEndTests {
         let home = try run(["/wait total 1"])
         #expect(home.error == ["error: no chat is open: /open <global_key> first"])
     }
+
+    /// A new user's trial: `/expect bogus` printed its error and the run ended with status
+    /// 0, as if the check had held. A malformed check is a failed one, unless the next line
+    /// states that error; the report lists it as not ok.
+    @Test func aMalformedCheckFails() throws {
+        #expect(try run(["/expect bogus"]).status == 1)
+        #expect(try run(["/expect draft"]).status == 1)
+        #expect(try run(["/expect bogus", "/expect error invalid-argument"]).status == 0)
+        #expect(try run(["/expect screen home"]).status == 0)
+        let tap = fixture.root + "/report.tap"
+        let result = try fixture.runPiped(
+            "/expect bogus\n/expect screen home\n",
+            arguments: ["--data-dir", fixture.dataDirectory, "--report", "tap", tap])
+        #expect(result.status == 1)
+        let report = try String(contentsOfFile: tap, encoding: .utf8)
+        #expect(report.contains("not ok 1 - line 1: /expect bogus\n"), "\(report)")
+        #expect(report.contains("ok 2 - line 2: screen is home\n"), "\(report)")
+    }
 }
 
 /// `/expect line` on a terminal: typed into the restored draft, it checks the edit line as
