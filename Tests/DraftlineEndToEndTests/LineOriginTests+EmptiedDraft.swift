@@ -70,6 +70,40 @@ extension LineOriginTests {
         #expect(try fixture.messages(in: "alice").map(\.type) == ["image"])
     }
 
+    /// A QA attack: the text deleted from a draft that has a file came back into the line
+    /// after a command (only a draft of text alone was judged emptied), and the next Enter
+    /// sent it. The line comes back empty whatever is attached; the file stays in the
+    /// draft, and goes with the next message as attachments do.
+    @Test func aCommandOnAnEmptiedDraftWithAFileLeavesTheLineEmpty() throws {
+        let photo = fixture.root + "/photo.png"
+        #expect(FileManager.default.createFile(atPath: photo, contents: Data([0x89, 0x50])))
+        let script = [
+            "/open alice", "/attach \(photo)", "hello\u{18}b", "/open alice", "\u{15}", "/drafts",
+            #"/expect line """#, "other", #"/expect undo-top "hello""#,
+        ]
+        let piped = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(piped.status == 0 && !piped.error.contains("expectation failed"), "\(piped.error)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["", "other"])
+        let terminalFixture = try Fixture()
+        let terminal = try terminalFixture.startTerminal(environment: ["NO_COLOR": "1"], columns: 160)
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("/attach \(photo)\r")
+        try terminal.waitFor("attached: 1) photo.png")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("hello\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("\u{15}/drafts\r")
+        try terminal.waitFor("media 1")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\r")
+        try terminal.waitFor("draft cleared: /undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try terminalFixture.messages(in: "alice").map(\.content) == [""])
+    }
+
     /// Ctrl-C on a recalled line the user edited: their own line, `at 5`, is the top entry,
     /// though the history line recalled over it holds the same words (it had been taken as
     /// kept in that line and was lost).

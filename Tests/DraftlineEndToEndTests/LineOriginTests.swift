@@ -51,6 +51,25 @@ struct LineOriginTests {
         #expect(try fixture.messages(in: "alice").isEmpty)
     }
 
+    /// A new user's trial: ` /usr/local` typed into a restored draft failed, and a `/`
+    /// added to it, as the error offers (`// to send a /`), failed again as
+    /// `'//usr/local': /usr/local is none either`: no way to send the line. A `/` added to an
+    /// attempt with a name is the escape; only a `/` that failed alone makes one typed after
+    /// it no escape (the next test's case in ``PromiseTests``).
+    @Test(arguments: [9, 10])
+    func aSlashAddedToAFailedAttemptSendsIt(left: Int) throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "the path is")
+        try terminal.send(" /usr/local\r")
+        try terminal.waitFor("error: unknown command '/usr/local'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send(String(repeating: "\u{1B}[D", count: left) + "/\r")
+        try terminal.waitFor("you: the path is /usr/local")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["the path is /usr/local"])
+    }
+
     /// Item 1 on a pipe: the same rule. The failed command leaves the draft as restored
     /// and the next line is typed into it (a pipe gives no line back to fix: the script
     /// holds it); a `//` typed into the draft sends the draft with one `/`.

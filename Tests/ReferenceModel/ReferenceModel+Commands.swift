@@ -35,7 +35,7 @@ extension ReferenceModel {
         // draft's text as it was.
         let emptiedKey = key
         let emptied: Draft? = {
-            guard let key, let draft = drafts[key], !draft.text.isEmpty, draft.media == 0, !draftDisplaced,
+            guard let key, let draft = drafts[key], !draft.text.isEmpty, !draftDisplaced,
                 edits.isEmpty
             else { return nil }
             if let recalledOver { return recalledOver.isEmpty ? draft : nil }
@@ -102,6 +102,7 @@ extension ReferenceModel {
                 if prompt == .none {
                     line.markGivenBack()
                     givenFailedCommand = true
+                    failedName = String(command.drop { $0 == " " || $0 == "\t" }.dropFirst())
                 }
                 if !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
             }

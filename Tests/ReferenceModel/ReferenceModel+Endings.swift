@@ -49,7 +49,9 @@ extension ReferenceModel {
             // model's reading of a `//` typed into a draft: the same as at a line's start).
             if let slashes = commands.first(where: { $0.first == .typed && $0.text.hasPrefix("//") }) {
                 // (Unless its first `/` is a failed attempt's, given back: that attempt again.)
-                if givenFailedCommand, entered.isGivenBack(at: slashes.place) { return .command(slashes.text) }
+                if givenFailedCommand, !escapesFailed(slashes.text), entered.isGivenBack(at: slashes.place) {
+                    return .command(slashes.text)
+                }
                 var scalars = Array(entered.text.unicodeScalars)
                 scalars.remove(at: slashes.place)
                 return .message(String(String.UnicodeScalarView(scalars)))
@@ -65,7 +67,7 @@ extension ReferenceModel {
         // SPEC §1a "a command that fails": the line comes back to be fixed; a `/` typed after
         // the failed command's own makes no `//` escape (the new-user trial: `/` failed, then
         // `/drafts` typed after it had sent `/drafts`): that command attempt again.
-        if givenFailedCommand, entered.startsAsGivenBack, entered.text.hasPrefix("//") {
+        if givenFailedCommand, !escapesFailed(entered.text), entered.startsAsGivenBack, entered.text.hasPrefix("//") {
             return .command(entered.text)
         }
         // SPEC §1 "commands": a line that starts with `/` is a command; "a paste is text":
@@ -96,7 +98,7 @@ extension ReferenceModel {
             let text = String(String.UnicodeScalarView(entered.scalars[start..<stretch.upperBound]))
             if text.hasPrefix("//") {
                 // (Its first `/` a failed attempt's, given back: that attempt again.)
-                if givenFailedCommand, entered.isGivenBack(at: start) { return .command(text) }
+                if givenFailedCommand, !escapesFailed(text), entered.isGivenBack(at: start) { return .command(text) }
                 var scalars = entered.scalars
                 scalars.remove(at: start)
                 literal = literal ?? String(String.UnicodeScalarView(scalars))

@@ -146,6 +146,17 @@ public struct ReferenceModel: Sendable {
     /// Whether this read was given the line of a command that failed (the terminal gives it
     /// back; a pipe's editing key resumes it): a `/` typed after its own is no escape.
     var givenFailedCommand = false
+    /// What followed the `/` of the command that failed. README "a command that fails": a
+    /// `/` typed after a `/` that failed alone is no `//` escape (the attempt again); the
+    /// error's "// to send a /" holds for an attempt with a name, still there after the `//`.
+    var failedName = ""
+
+    /// Whether `typed`, a `//` line or insertion after a failed command, is that escape.
+    func escapesFailed(_ typed: String) -> Bool {
+        let name = failedName.drop { $0 == " " || $0 == "\t" }
+        guard let first = name.first, first != "/" else { return false }
+        return typed.hasPrefix("//") && typed.dropFirst(2).hasPrefix(name)
+    }
     /// On a pipe, right after a command typed into the line failed: the line a terminal
     /// would give back. An empty piped line next is Enter again on it (the same attempt,
     /// nothing sent: the lead's reading of SPEC §1a's baseline row, "terminal and pipe

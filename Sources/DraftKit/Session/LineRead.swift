@@ -150,13 +150,26 @@ struct LineRead {
     var givenFailedCommand = false
 
     /// Whether the line starts with the `//` that sends a literal `/`: not when its first
-    /// `/` is a failed command's, given back, and the user typed after it (`/` failed, then
+    /// `/` is a failed `/` alone, given back, and the user typed after it (`/` failed, then
     /// `/drafts` typed: the line is `//drafts`, a command attempt that fails again, never a
-    /// message); a `/` the user typed at the line's start is the escape.
+    /// message); a `/` the user typed at the line's start is the escape, and so is one
+    /// added to a failed attempt with a name (`/usr/local` failed, then `//usr/local`).
     var startsWithEscapedSlash: Bool {
         guard text.hasPrefix("//") else { return false }
         guard givenFailedCommand, given.text.hasPrefix("/") else { return true }
+        let name = given.text.unicodeScalars.dropFirst()
+        if Self.escapes(text.unicodeScalars.dropFirst(2)[...], ArraySlice(name)) { return true }
         return inserted.contains { $0.contains(0) } && !givenInserted.contains { $0.contains(0) }
+    }
+
+    /// Whether a `/` added to a failed attempt is the `//` escape its error offers: the
+    /// attempt had a name (`/usr/local` failed; not a `/` alone, or that attempt again,
+    /// `//drafts`) and `after`, what follows the `//` now, still starts with it. A name
+    /// deleted and another typed (`/x` failed, then `//drafts`) is an attempt again.
+    static func escapes<Text: Collection<Unicode.Scalar>>(_ after: Text, _ name: ArraySlice<Unicode.Scalar>) -> Bool {
+        let name = name.drop { $0 == " " || $0 == "\t" }
+        guard let first = name.first, first != "/" else { return false }
+        return after.starts(with: name)
     }
 
     /// Whether the line started with the draft: with at most one insertion, or with the
@@ -223,11 +236,12 @@ struct LineRead {
         guard givenFailedCommand, case .literalSlash? = typed else { return typed }
         let given = Array(self.given.text.unicodeScalars)
         let line = Array(text.unicodeScalars)
-        let failedSlash = givenInserted.lazy.compactMap { run -> Int? in
+        let failed = givenInserted.lazy.compactMap { run -> (slash: Int, name: ArraySlice<Unicode.Scalar>)? in
             guard run.upperBound <= given.count else { return nil }
             let at = run.lowerBound + given[run].prefix { $0 == " " || $0 == "\t" }.count
-            return at < run.upperBound && given[at] == "/" ? at : nil
+            return at < run.upperBound && given[at] == "/" ? (at, given[(at + 1)..<run.upperBound]) : nil
         }.first
+        let failedSlash = failed?.slash
         // Where that `/` is now: before the part this read changed, or after it (the text
         // around the attempt edited); inside it, it is no longer known to be there.
         let prefix = zip(given, line).prefix { $0 == $1 }.count
@@ -239,6 +253,7 @@ struct LineRead {
         guard let slash = moved, slash + 1 < line.count, line[slash] == "/", line[slash + 1] == "/",
             var end = inserted.first(where: { $0.contains(slash) })?.upperBound
         else { return typed }
+        if let failed, Self.escapes(line[(slash + 2)...], failed.name) { return typed }
         while let next = inserted.first(where: { $0.lowerBound == end }) { end = next.upperBound }
         return .command(String(String.UnicodeScalarView(line[slash..<min(end, line.count)])))
     }

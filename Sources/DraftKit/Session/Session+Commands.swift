@@ -157,8 +157,9 @@ extension Session {
     func quit() -> Outcome {
         hasQuit = true
         let undo = rules.undoStack.count
+        let none = emptiedDraftIsNone
         let events = rules.forgetAll()
-        let gone = events.compactMap(\.key).filter { $0 != draftEmptied }
+        let gone = events.compactMap(\.key).filter { $0 != none }
         return Outcome(
             events.map(Report.draft) + (gone.isEmpty && undo == 0 ? [] : [.forgotten(gone, undo: undo)]),
             effects: [.quit])

@@ -397,7 +397,7 @@ extension Session {
             navigator.question = nil
             return Outcome(enter(screen) + settleHeldForPrompt(backInLine: true, &read))
         }
-        let forgotten = drafts.count - (draftEmptied == nil ? 0 : 1)
+        let forgotten = drafts.count - (emptiedDraftIsNone == nil ? 0 : 1)
         guard forgotten > 0 || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }
         isQuitPending = true
         read.nextLine = TextDraft(text: "")
@@ -406,16 +406,22 @@ extension Session {
 
     /// The open target's draft when the user emptied it in the line: the line started with
     /// it (no recall took it out of sight), or started without it after a read that emptied
-    /// it (``LineRead/emptiedEarlier``), and as the read ends it no longer holds it; and it
-    /// has no media. An empty draft is no draft (SPEC §1a: text the user deleted with an
-    /// editing key may go), so the Ctrl-D warning and a quit's list count what would be lost
-    /// without it, and a command run on that line gives it back empty (``keepLineEmptied(_:_:)``). A draft out of sight for another reason (`/undo` or a recall put
+    /// it (``LineRead/emptiedEarlier``), and as the read ends it no longer holds it. Its
+    /// text is no draft (SPEC §1a: text the user deleted with an editing key may go), so the
+    /// Ctrl-D warning and a quit's list count what would be lost without it (unless files
+    /// are attached to it: ``emptiedDraftIsNone``), and a command run on that line gives it
+    /// back empty (``keepLineEmptied(_:_:)``). A draft out of sight for another reason (`/undo` or a recall put
     /// other text in the line) is still one.
+    /// The draft the user emptied in the line (``draftEmptied``) when nothing else is left
+    /// of it: no files are attached to it. A quit forgets nothing of it.
+    var emptiedDraftIsNone: DraftKey? {
+        draftEmptied.flatMap { drafts.attachments(for: $0).isEmpty ? $0 : nil }
+    }
+
     func emptiedDraft(_ read: LineRead) -> DraftKey? {
         guard read.question == nil, read.ending != .endOfInput, let key = read.target?.draftKey,
             let draft = read.draft,
-            !draft.text.isEmpty, drafts.attachments(for: key).isEmpty,
-            read.draftWasInLine,
+            !draft.text.isEmpty, read.draftWasInLine,
             OneInsertion(of: draft.text, in: read.text) == nil
         else { return nil }
         return key
