@@ -59,7 +59,7 @@ public struct Presenter {
         case .profile(let profile):
             return self.profile(profile)
         case .attachments(let attachments):
-            guard !attachments.isEmpty else { return [info("no attachments")] }
+            guard !attachments.isEmpty else { return [info("detached: nothing is attached now")] }
             let list = attachments.enumerated().map {
                 "\($0.offset + 1)) \($0.element.name) [\($0.element.messageType)]"
             }

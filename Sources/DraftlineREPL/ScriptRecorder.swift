@@ -252,6 +252,7 @@ public struct ScriptRecorder: Sendable {
         // Text the user abandoned (Ctrl-C) or discarded, on top of the undo stack: a pipe
         // sets aside the same (text lost otherwise, as to a recall, a terminal alone keeps).
         var setAside: Expectation?
+        var sent: [Message] = []
         for report in reports {
             switch report {
             case .draft(let event) where event.kind != .unchanged:
@@ -262,13 +263,18 @@ public struct ScriptRecorder: Sendable {
                     setAside = .undoTop(top.text)
                 }
             case .sent(let message):
-                checks.append(
-                    .message(
-                        1, text: message.content, sender: try? GlobalKey(validating: message.author),
-                        type: message.type))
+                // Counted from the end once all are in: a file sent with its text is the
+                // one before it.
+                sent.append(message)
             default:
                 break
             }
+        }
+        for (index, message) in sent.enumerated() {
+            checks.append(
+                .message(
+                    sent.count - index, text: message.content, sender: try? GlobalKey(validating: message.author),
+                    type: message.type))
         }
         let drafts = session.drafts
         let stated: [Expectation] = keys.map { key in

@@ -116,7 +116,7 @@ struct InputTargetTests {
     @Test func emptyMediaListRemovesTheEntry() {
         type("/open alice")
         type("/attach \(file("a.png"))")
-        #expect(type("/detach").map(\.text) == ["no attachments"])
+        #expect(type("/detach").map(\.text) == ["detached: nothing is attached now"])
         #expect(session.drafts.media.isEmpty)
         #expect(type("/detach").first?.text == "nothing is attached here")
         type("/attach \(file("b.png"))")

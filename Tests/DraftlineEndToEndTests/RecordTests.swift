@@ -412,6 +412,26 @@ struct RecordTests {
         #expect(try checked.waitForExit() == .exited(1))
     }
 
+    /// A QA attack: a message sent with a file stores two, and the recording checked both
+    /// as `message 1`, so its own `--strict` replay failed. The file is the one before.
+    @Test func aMessageSentWithAFileRecordsBothInTheirPlaces() throws {
+        let file = fixture.root + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("notes".utf8)))
+        let script = try record("attached") { terminal in
+            try terminal.send("/attach \(file)\r")
+            try terminal.waitFor("attached: 1) notes.txt")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("with file\r")
+            try terminal.waitFor("you: with file")
+            try terminal.waitForPrompt("alice> ")
+            try terminal.send("/quit\r")
+        }
+        #expect(script.contains("/expect message 2 \"\" from me type file\n"), "\(script)")
+        #expect(script.contains("/expect message 1 \"with file\" from me type text\n"), "\(script)")
+        let replayed = try replay(script, in: try Fixture())
+        #expect(replayed.status == 0, "\(replayed.error)")
+    }
+
     /// `--record` is for a terminal: on a pipe the input is the script already (status 2),
     /// and a path it cannot write is refused before anything runs.
     @Test func recordNeedsATerminalAndAPathItCanWrite() throws {
