@@ -13,8 +13,10 @@ struct LineOriginTests {
 
     init() throws { fixture = try Fixture() }
 
-    func start(_ arguments: [String] = []) throws -> PseudoTerminal {
-        let terminal = try fixture.startTerminal(arguments, environment: ["NO_COLOR": "1"], columns: 160)
+    /// Starts the binary on a terminal, on this test's data directory or `other`'s (a
+    /// test that compares a pipe's run with a terminal's gives each its own).
+    func start(_ arguments: [String] = [], in other: Fixture? = nil) throws -> PseudoTerminal {
+        let terminal = try (other ?? fixture).startTerminal(arguments, environment: ["NO_COLOR": "1"], columns: 160)
         try terminal.waitForPrompt("draftline> ")
         return terminal
     }
@@ -401,12 +403,8 @@ extension LineOriginTests {
         #expect(piped.output.contains("draft for privateMessage_bob is back: \"hello there\", 1 attached\n"))
         let pipedStored = try fixture.storedDictionaries(in: "bob")
         let terminalFixture = try Fixture()
-        let terminal = try terminalFixture.startTerminal(environment: ["NO_COLOR": "1"], columns: 160)
-        try terminal.waitForPrompt("draftline> ")
-        try terminal.open("bob")
-        try terminal.send("hello there\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try terminal.open("bob")
+        let terminal = try start(in: terminalFixture)
+        try restore(terminal, "bob", "hello there")
         try terminal.send(" /attach \(file)\r")
         try terminal.waitFor("attached: 1) notes.txt")
         try terminal.waitForPrompt("bob> ")
