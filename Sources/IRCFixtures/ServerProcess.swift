@@ -15,39 +15,19 @@ public final class ServerProcess {
     /// Starts `arguments[0]` (a path) with the rest as its arguments.
     public init(_ arguments: [String], environment: [String: String] = [:], logPath: String) throws {
         self.logPath = logPath
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var base = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
         base.merge(environment) { _, new in new }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = base.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        defer { [input, log].filter { $0 >= 0 }.forEach { close($0) } }
+        guard input >= 0, log >= 0 else {
+            throw PseudoTerminal.Failure(description: "open \(logPath): \(String(cString: strerror(errno)))")
         }
-        // A clean signal state: the test runner's blocked or ignored signals (SIGTERM, SIGPIPE)
-        // must not be the server's, or SIGTERM would not stop it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw PseudoTerminal.Failure(
-                description: "posix_spawn \(arguments[0]): \(String(cString: strerror(status)))")
-        }
-        pid = child
+        // A clean signal state (Spawn): the test runner's blocked or ignored signals
+        // (SIGTERM, SIGPIPE) must not be the server's, or SIGTERM would not stop it.
+        pid = try Spawn.start(
+            arguments[0], arguments: Array(arguments.dropFirst()), environment: base,
+            standard: .descriptors([input, log, log]))
     }
 
     deinit { _ = stop(timeout: 5) }
@@ -56,7 +36,7 @@ public final class ServerProcess {
     public var termination: PseudoTerminal.Termination? {
         if ended == nil {
             var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid { ended = Self.termination(raw) }
+            if waitpid(pid, &raw, WNOHANG) == pid { ended = PseudoTerminal.Termination(waitStatus: raw) }
         }
         return ended
     }
@@ -72,10 +52,7 @@ public final class ServerProcess {
             if let ended = termination { return ended }
             usleep(5_000)
         }
-        kill(pid, SIGKILL)
-        var raw: Int32 = 0
-        waitpid(pid, &raw, 0)
-        let result = Self.termination(raw)
+        let result = Spawn.kill(pid)
         ended = result
         return result
     }
@@ -110,9 +87,5 @@ public final class ServerProcess {
     public var logTail: String {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return String(text.suffix(2000))
-    }
-
-    private static func termination(_ raw: Int32) -> PseudoTerminal.Termination {
-        raw & 0x7F == 0 ? .exited((raw >> 8) & 0xFF) : .signaled(raw & 0x7F)
     }
 }

@@ -46,11 +46,7 @@ public final class PipedProcess {
     }
 
     deinit {
-        if status == nil {
-            kill(pid, SIGKILL)
-            var raw: Int32 = 0
-            waitpid(pid, &raw, 0)
-        }
+        if status == nil { Spawn.kill(pid) }
         if input >= 0 { close(input) }
         close(outputPipe)
     }
@@ -79,9 +75,9 @@ public final class PipedProcess {
         let needle = Array(expected.utf8)
         let deadline = PseudoTerminal.now() + timeout
         while true {
-            if let start = Self.find(needle, in: output, from: consumed) {
-                let before = String(decoding: output[consumed..<start], as: UTF8.self)
-                consumed = start + needle.count
+            if let range = PseudoTerminal.find(needle, in: output, from: consumed) {
+                let before = String(decoding: output[consumed..<range.lowerBound], as: UTF8.self)
+                consumed = range.upperBound
                 return before
             }
             guard PseudoTerminal.now() < deadline else {
@@ -98,8 +94,7 @@ public final class PipedProcess {
             var raw: Int32 = 0
             if waitpid(pid, &raw, WNOHANG) == pid {
                 while pump(until: PseudoTerminal.now() + 0.05) {}
-                let ended: PseudoTerminal.Termination =
-                    raw & 0x7F == 0 ? .exited((raw >> 8) & 0xFF) : .signaled(raw & 0x7F)
+                let ended = PseudoTerminal.Termination(waitStatus: raw)
                 status = ended
                 return ended
             }
@@ -127,22 +122,7 @@ public final class PipedProcess {
     }
 
     private func fail(_ reason: String) -> PseudoTerminal.Failure {
-        if status == nil {
-            kill(pid, SIGKILL)
-            var raw: Int32 = 0
-            waitpid(pid, &raw, 0)
-            status = .signaled(SIGKILL)
-        }
+        if status == nil { status = Spawn.kill(pid) }
         return PseudoTerminal.Failure(description: "\(reason). Output:\n\(text.suffix(1500).debugDescription)")
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        var index = start
-        while index + needle.count <= haystack.count {
-            if haystack[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }

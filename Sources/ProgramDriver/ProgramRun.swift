@@ -58,9 +58,9 @@ public enum ProgramRun {
 /// the test process ignores (SIGPIPE), through exec: a test thread may block most signals
 /// (a Dispatch worker does, and Foundation's `Process` spawns from one), and a shell
 /// started with SIGCHLD blocked waits for ever in `wait`.
-enum Spawn {
+public enum Spawn {
     /// Where a child's descriptors 0, 1 and 2 come from.
-    enum Standard {
+    public enum Standard {
         /// These descriptors of the parent, in order (`posix_spawn_file_actions_adddup2`).
         case descriptors([Int32])
         /// The terminal at `path`, opened by the child in a session of its own
@@ -69,7 +69,7 @@ enum Spawn {
     }
 
     /// Spawns `executable` (`posix_spawn`) with `standard` as its 0, 1 and 2.
-    static func start(
+    public static func start(
         _ executable: String, arguments: [String], environment: [String: String], standard: Standard
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
@@ -107,6 +107,15 @@ enum Spawn {
                 description: "posix_spawn \(executable): \(String(cString: strerror(spawned)))")
         }
         return child
+    }
+
+    /// Kills the child (SIGKILL) and waits for it: how it ended.
+    @discardableResult
+    public static func kill(_ pid: pid_t) -> PseudoTerminal.Termination {
+        Glibc.kill(pid, SIGKILL)
+        var raw: Int32 = 0
+        waitpid(pid, &raw, 0)
+        return PseudoTerminal.Termination(waitStatus: raw)
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which the Glibc module does

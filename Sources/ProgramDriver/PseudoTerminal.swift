@@ -26,6 +26,11 @@ public final class PseudoTerminal {
         case exited(Int32)
         /// A signal killed it.
         case signaled(Int32)
+
+        /// How a child ended, from its `waitpid` status.
+        public init(waitStatus raw: Int32) {
+            self = raw & 0x7F == 0 ? .exited((raw >> 8) & 0xFF) : .signaled(raw & 0x7F)
+        }
     }
 
     /// A wait that ran out of time, or a child that could not be started.
@@ -80,11 +85,7 @@ public final class PseudoTerminal {
     }
 
     deinit {
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        if exitStatus == nil { Spawn.kill(pid) }
         close(master)
     }
 
@@ -175,7 +176,7 @@ public final class PseudoTerminal {
                 var status: Int32 = 0
                 if waitpid(pid, &status, WNOHANG) == pid {
                     while try pump(until: Self.now() + 0.05) {}
-                    exitStatus = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+                    exitStatus = Termination(waitStatus: status)
                     continue
                 }
             } else {
@@ -246,8 +247,7 @@ public final class PseudoTerminal {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 while try pump(until: Self.now() + 0.05) {}
-                let termination: Termination =
-                    status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+                let termination = Termination(waitStatus: status)
                 exitStatus = termination
                 return termination
             }
@@ -293,17 +293,13 @@ public final class PseudoTerminal {
     }
 
     private func fail(_ reason: String) -> Failure {
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            exitStatus = .signaled(SIGKILL)
-        }
+        if exitStatus == nil { exitStatus = Spawn.kill(pid) }
         let tail = String(decoding: output.suffix(1500), as: UTF8.self)
         return Failure(description: "\(reason). Last output:\n\(tail.debugDescription)")
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Range<Int>? {
+    /// Where `needle` first appears in `haystack` at or after `start`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Range<Int>? {
         guard !needle.isEmpty, haystack.count - start >= needle.count else { return nil }
         var index = start
         while index + needle.count <= haystack.count {
