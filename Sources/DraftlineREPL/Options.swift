@@ -171,6 +171,11 @@ public struct Options: Equatable, Sendable {
             }
             return value
         }
+        func path(for option: String, _ noun: String = "path") throws(UsageError) -> String {
+            let path = try value(for: option)
+            guard !path.isEmpty else { throw UsageError("\(option) needs a non-empty \(noun)") }
+            return path
+        }
         var subcommand: String?
         var file: String?
         var exportChat: String?
@@ -179,10 +184,7 @@ public struct Options: Equatable, Sendable {
         while let argument = rest.popFirst() {
             if argument.hasPrefix("-") { given.append(argument) }
             switch argument {
-            case "--data-dir":
-                let path = try value(for: argument)
-                guard !path.isEmpty else { throw UsageError("--data-dir needs a non-empty path") }
-                dataDirectory = path
+            case "--data-dir": dataDirectory = try path(for: argument)
             case "--editor":
                 let mode = try value(for: argument)
                 guard mode == "vi" || mode == "emacs" else {
@@ -196,17 +198,9 @@ public struct Options: Equatable, Sendable {
                 guard let kind = ReportFile.Format(rawValue: format) else {
                     throw UsageError("--report takes tap or junit, then a FILE, not \(Self.quoted(format))")
                 }
-                let path = try value(for: "--report \(format)")
-                guard !path.isEmpty else { throw UsageError("--report \(format) needs a non-empty FILE") }
-                reportFiles.append(ReportFile(kind, path))
-            case "--record":
-                let path = try value(for: argument)
-                guard !path.isEmpty else { throw UsageError("--record needs a non-empty FILE") }
-                recordFile = path
-            case "--trace-file":
-                let path = try value(for: argument)
-                guard !path.isEmpty else { throw UsageError("--trace-file needs a non-empty path") }
-                traceFile = path
+                reportFiles.append(ReportFile(kind, try path(for: "--report \(format)", "FILE")))
+            case "--record": recordFile = try path(for: argument, "FILE")
+            case "--trace-file": traceFile = try path(for: argument)
             case "--trace-format":
                 let text = try value(for: argument)
                 guard let format = TraceFormat(rawValue: text) else {
@@ -247,10 +241,7 @@ public struct Options: Equatable, Sendable {
                     throw UsageError("--server takes irc://HOST[:PORT] or ircs://HOST[:PORT], not \(Self.quoted(url))")
                 }
                 server = url
-            case "--server-ca":
-                let path = try value(for: argument)
-                guard !path.isEmpty else { throw UsageError("--server-ca needs a non-empty path") }
-                serverCA = path
+            case "--server-ca": serverCA = try path(for: argument)
             case "--no-typing": sendsTyping = false
             case "--chat": exportChat = try value(for: argument)
             case "--help", "-h": showHelp = true
