@@ -212,25 +212,16 @@ public final class IRCServer {
         let (nameA, nameB) = ("\(prefix)linka.test", "\(prefix)linkb.test")
         let portA = try LoopbackPort.free()
         let portB = try LoopbackPort.free()
-        let b: IRCServer
-        let a: IRCServer
-        switch kind {
-        case .inspircd:
-            let (linkA, linkB) = (try LoopbackPort.free(), try LoopbackPort.free())
-            b = try IRCServer(
-                kind, name: nameB, flood: .relaxed, tls: false,
-                link: Link(peerName: nameA, peerPort: linkA, ownServerPort: linkB, dials: false), port: portB)
-            a = try IRCServer(
-                kind, name: nameA, flood: .relaxed, tls: false,
-                link: Link(peerName: nameB, peerPort: linkB, ownServerPort: linkA, dials: true), port: portA)
-        case .ngircd:
-            b = try IRCServer(
-                kind, name: nameB, flood: .relaxed, tls: false,
-                link: Link(peerName: nameA, peerPort: portA, ownServerPort: nil, dials: false), port: portB)
-            a = try IRCServer(
-                kind, name: nameA, flood: .relaxed, tls: false,
-                link: Link(peerName: nameB, peerPort: portB, ownServerPort: nil, dials: true), port: portA)
-        }
+        // InspIRCd links on server ports of their own; ngircd dials the peer's client port.
+        let linkPorts = try kind == .inspircd ? (a: LoopbackPort.free(), b: LoopbackPort.free()) : nil
+        let b = try IRCServer(
+            kind, name: nameB, flood: .relaxed, tls: false,
+            link: Link(peerName: nameA, peerPort: linkPorts?.a ?? portA, ownServerPort: linkPorts?.b, dials: false),
+            port: portB)
+        let a = try IRCServer(
+            kind, name: nameA, flood: .relaxed, tls: false,
+            link: Link(peerName: nameB, peerPort: linkPorts?.b ?? portB, ownServerPort: linkPorts?.a, dials: true),
+            port: portA)
         let watcher = try RawIRCPeer(port: a.port, nick: "linkwatch")
         let deadline = PseudoTerminal.now() + timeout
         while true {
