@@ -93,8 +93,9 @@ public final class IRCClient {
         poller = try Poller()
     }
 
-    /// The monotonic clock in seconds: the one the descriptor's deadlines are on.
-    public static func monotonicNow() -> Double { Poller.now() }
+    /// The monotonic clock in seconds (`SuspendingClock`: `CLOCK_MONOTONIC` on Linux): the
+    /// one the descriptor's deadlines are on (the poller's `timerfd`).
+    public static func monotonicNow() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
 
     /// Starts the first attempt to connect.
     public func start() {

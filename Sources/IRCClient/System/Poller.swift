@@ -84,10 +84,6 @@ final class Poller {
         return poll(&entry, 1, Int32(max(0, timeout) * 1000)) > 0
     }
 
-    /// The monotonic clock, in seconds (`SuspendingClock`: `CLOCK_MONOTONIC` on Linux, the
-    /// clock the timer's deadlines are on).
-    static func now() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
-
     private func control(_ operation: Int32, _ target: Int32, events: UInt32) throws(ConnectionError) {
         var event = epoll_event(events: events, data: epoll_data_t(fd: target))
         guard epoll_ctl(descriptor, operation, target, &event) == 0 else {
