@@ -54,8 +54,7 @@ enum Draftline {
         do {
             pinned = try Options.pinnedTime(environment: environment)
         } catch {
-            Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.unusable
+            return refuse(error.description, keepNewlines: true)
         }
         let clock: @Sendable () -> Date
         if let pinned {
@@ -69,8 +68,7 @@ enum Draftline {
             terminal: terminal)
         if options.tour {
             guard terminal else {
-                Console.write("draftline: \(Presenter().describe(.tourNeedsTerminal))\n", to: .error)
-                return ExitStatus.unusable
+                return refuse(Presenter().describe(.tourNeedsTerminal))
             }
             return TerminalREPL.playTour(options: options, console: console)
         }
@@ -78,9 +76,7 @@ enum Draftline {
         do {
             path = try options.resolvedDataDirectory(environment: environment)
         } catch {
-            Console.write(
-                "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.unusable
+            return refuse("cannot use the data directory: " + error.description, keepNewlines: true)
         }
         // Who the user is, then the trace file: an identity nobody can open a chat with, or a
         // path the trace cannot use, is a usage error that changes nothing, not even by
@@ -96,8 +92,7 @@ enum Draftline {
             do {
                 trace = try TraceFile(path: tracePath, format: options.traceFormat, dataDirectory: path)
             } catch {
-                Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
-                return ExitStatus.unusable
+                return refuse(error.description, keepNewlines: true)
             }
         }
         do throws(UsageError) {
@@ -108,8 +103,7 @@ enum Draftline {
                 options.transfer == nil ? options.reportFiles : [],
                 record: options.transfer == nil ? options.recordFile : nil, dataDirectory: path)
         } catch {
-            Console.write("draftline: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.unusable
+            return refuse(error.description, keepNewlines: true)
         }
         let frontend: Frontend
         let data: DataDirectory
@@ -182,9 +176,7 @@ enum Draftline {
                 peers: peers, transport: transport)
             frontend = Frontend(session)
         } catch {
-            Console.write(
-                "draftline: cannot use the data directory: \(TerminalText.visible(error.description))\n", to: .error)
-            return ExitStatus.unusable
+            return refuse("cannot use the data directory: " + error.description, keepNewlines: true)
         }
         // What opening the directory noticed (a directory of an older layout left where it was).
         console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
@@ -216,8 +208,8 @@ enum Draftline {
     }
 
     /// A command line that cannot run: one line, and the status that says so.
-    private static func refuse(_ problem: String) -> Int32 {
-        Console.write("draftline: \(TerminalText.visible(problem, keepNewlines: false))\n", to: .error)
+    private static func refuse(_ problem: String, keepNewlines: Bool = false) -> Int32 {
+        Console.write("draftline: \(TerminalText.visible(problem, keepNewlines: keepNewlines))\n", to: .error)
         return ExitStatus.unusable
     }
 
