@@ -299,7 +299,7 @@ public final class PseudoTerminal {
     }
 
     /// Where `needle` first appears in `haystack` at or after `start`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Range<Int>? {
+    public static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Range<Int>? {
         guard !needle.isEmpty, haystack.count - start >= needle.count else { return nil }
         var index = start
         while index + needle.count <= haystack.count {

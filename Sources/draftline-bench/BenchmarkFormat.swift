@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProgramDriver
 
 /// Clocks, medians and the printed lines of every part of the benchmark.
 extension Benchmark {
@@ -17,7 +18,7 @@ extension Benchmark {
                 + "(at least \(Int(limit))) \(verdict)")
     }
 
-    static func now() -> Double { (SuspendingClock.now - SuspendingClock().systemEpoch) / .seconds(1) }
+    static func now() -> Double { PseudoTerminal.now() }
 
     static func time(_ body: () throws -> Void) rethrows -> Double {
         let start = now()

@@ -191,7 +191,7 @@ extension Benchmark {
         let written = flooder.text.trimmingCharacters(in: .whitespacesAndNewlines)
         try terminal.send("\u{15}/quit\r")
         try terminal.waitForExit(timeout: 30)
-        let p99 = percentile99(latencies)
+        let p99 = percentile(latencies, 0.99)
         print("")
         print(
             "a journal flood (\(count(rate >> 20)) MB/s of junk lines from a third process for \(Int(seconds)) s, "

@@ -136,7 +136,7 @@ extension Benchmark {
         try flooder.waitFor("welcomed\n", timeout: 30)
         try terminal.send("/open flood\r")
         try terminal.waitForPrompt("flood> ", timeout: 30)
-        let last = "flood: \(floodLine(lines - 1))\r\n"
+        let last = Array("flood: \(floodLine(lines - 1))\r\n".utf8)
         var scanned = terminal.output.count
         // Letters that neither the flood's lines, the prompt nor the terminal's escape
         // sequences hold, so that an echo is never taken for something else.
@@ -155,7 +155,9 @@ extension Benchmark {
             // Emptied again, so that a line drawn again under an arrival never shows a key
             // typed before.
             try terminal.send("\u{7F}")
-            if contains(terminal.output, last, from: &scanned) { break }
+            // Only where the last line can end after what was scanned before.
+            if PseudoTerminal.find(last, in: terminal.output, from: max(0, scanned - last.count)) != nil { break }
+            scanned = terminal.output.count
             guard now() - started < 120 else { throw BenchmarkError("the flood's last line did not show in 120 s") }
             let next = typed + 0.02
             if now() < next { usleep(useconds_t((next - now()) * 1_000_000)) }
@@ -167,20 +169,6 @@ extension Benchmark {
 
     /// The flood's line number `index`: digits and signs, no letters.
     static func floodLine(_ index: Int) -> String { "#\(index) " + String(repeating: "=", count: 40) }
-
-    /// Whether `needle` is in `haystack` after `offset`, which moves on to where a later
-    /// search need not look again.
-    static func contains(_ haystack: [UInt8], _ needle: String, from offset: inout Int) -> Bool {
-        let bytes = Array(needle.utf8)
-        let start = max(0, offset - bytes.count)
-        defer { offset = haystack.count }
-        guard haystack.count - start >= bytes.count else { return false }
-        for index in start...(haystack.count - bytes.count)
-        where haystack[index] == bytes[0] && haystack[index..<index + bytes.count].elementsEqual(bytes) {
-            return true
-        }
-        return false
-    }
 
     /// `draftline-bench ircflood PORT TARGET COUNT`: connects to 127.0.0.1:PORT as `flood`,
     /// prints `welcomed`, and at a line on standard input sends COUNT messages to TARGET

@@ -49,13 +49,13 @@ extension Benchmark {
         for result in results {
             print(
                 pad(result.label, 34) + "key echo: median \(format(seconds: median(result.latencies))), "
-                    + "p99 \(format(seconds: percentile99(result.latencies))) (\(result.latencies.count) keys); "
+                    + "p99 \(format(seconds: percentile(result.latencies, 0.99))) (\(result.latencies.count) keys); "
                     + "peak memory \(result.peak / 1024) MB")
         }
         print("")
         print("journal records targets:")
-        let small = percentile99(results[0].latencies)
-        let big = percentile99(results[1].latencies)
+        let small = percentile(results[0].latencies, 0.99)
+        let big = percentile(results[1].latencies, 0.99)
         check("key echo p99, 50 MB", big * 1000, "ms", atMost: 100)
         check("p99 against small messages", big / max(small, 0.001), "×", atMost: 3)
     }
@@ -79,13 +79,6 @@ extension Benchmark {
             if now() < next { usleep(useconds_t((next - now()) * 1_000_000)) }
         }
         return latencies
-    }
-
-    /// The 99th percentile of `values`.
-    static func percentile99(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
     }
 
     /// `draftline-bench records SEGMENT JOURNAL CHAT SECONDS RATE`: RATE times a second for

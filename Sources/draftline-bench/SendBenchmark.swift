@@ -156,11 +156,9 @@ extension Benchmark {
     /// One start: the time from spawning draftline on a pseudo-terminal to its first
     /// prompt with the terminal in raw mode, and its peak memory then (MB).
     static func measureStart(_ directory: String) throws -> (Double, Double) {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("draftline").path
         let started = now()
         let terminal = try PseudoTerminal(
-            executable: executable, arguments: ["--data-dir", directory],
+            executable: draftline, arguments: ["--data-dir", directory],
             environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "HOME": directory])
         try terminal.waitForPrompt("draftline> ", timeout: 30)
         let seconds = now() - started
