@@ -51,6 +51,22 @@ extension DraftlineError {
 }
 
 extension DraftlineError {
+    /// Why a send of the user's failed, when this error is one (the trace's `failed`
+    /// event). Every case is named, so a new error is decided here.
+    public var sendFailure: StoreError? {
+        switch self {
+        case .notSent(let reason), .notSentBackInLine(let reason, _), .notSentSetAside(let reason, _): reason
+        case .unknownCommand, .missingArgument, .unexpectedArgument, .invalidArgument, .invalidGlobalKey, .unknownUser,
+            .chatWithYourself, .noChatOpen, .nothingToGoBackTo, .notSentNoChat, .peerReplyNotStored,
+            .historyUnreadable, .fileMissing, .fileUnusable, .noSuchAttachment, .expectationFailed, .noDraftHere,
+            .nothingToUndo, .tourNeedsTerminal, .waitTimedOut, .waitInterrupted, .totalNotReached, .lineTooLong,
+            .pasteTooLong:
+            nil
+        }
+    }
+}
+
+extension DraftlineError {
     /// The error as it is said where it happened: an unknown command's `//` hint only
     /// where `//` sends (``unknownCommand(_:slashSends:)``).
     func said(slashSends: Bool) -> DraftlineError {

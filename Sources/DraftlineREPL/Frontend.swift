@@ -56,9 +56,9 @@ public final class Frontend {
         let reports = answers + session.receive(slice, lineNow: lineNow)
         onReports?(reports)
         let arrived = reports.count { report in
-            switch report {
+            switch report.event {
             case .arrived, .arrivedElsewhere: return true
-            default: return false
+            case .draft, .sent, .sendFailed, nil: return false
             }
         }
         let back = reports.lazy.compactMap { report -> TextDraft? in

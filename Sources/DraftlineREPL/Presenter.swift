@@ -271,7 +271,9 @@ public struct Presenter {
         case .leftEmpty: what = "draft emptied"
         case .blankLine: what = "draft cleared"
         case .nowhereToKeep: what = "nothing here can keep that text: it is on the undo stack"
-        default: what = "text went on the undo stack"
+        case .left, .leftByCommand, .attached, .detached, .entering, .sending, .sendFailed, .sendFailedAside,
+            .keptOverRecall, .editedAroundCommand, .lineTooLong, .discardCommand, .undo, .quitting, .undoStackFull:
+            what = "text went on the undo stack"
         }
         let more = count > 1 ? " (\(count) entries)" : ""
         let names = files.map { Self.flat($0) }.joined(separator: ", ")

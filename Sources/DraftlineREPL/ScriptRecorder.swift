@@ -254,7 +254,7 @@ public struct ScriptRecorder: Sendable {
         var setAside: Expectation?
         var sent: [Message] = []
         for report in reports {
-            switch report {
+            switch report.event {
             case .draft(let event) where event.kind != .unchanged:
                 if let key = event.key, !keys.contains(key) { keys.append(key) }
                 if event.kind == .discarded, event.cause == .interrupted || event.cause == .discardCommand,
@@ -266,7 +266,7 @@ public struct ScriptRecorder: Sendable {
                 // Counted from the end once all are in: a file sent with its text is the
                 // one before it.
                 sent.append(message)
-            default:
+            case .draft, .arrived, .arrivedElsewhere, .sendFailed, nil:
                 break
             }
         }

@@ -13,24 +13,31 @@ public enum TraceFormat: String, Sendable {
     /// escape sequence and each entry is one line.
     case debuglog
 
-    /// The trace lines for these reports (draft events, sent, arrived and failed messages), at
-    /// `time`, on `screen` (as `/expect screen` names it).
+    /// The trace lines for these reports (draft events, sent, arrived and failed messages:
+    /// ``Report/event``, where every report is decided), at `time`, on `screen` (as
+    /// `/expect screen` names it).
     public func lines(for reports: [Report], time: Date, screen: String) -> [String] {
         reports.compactMap { report in
+            guard let event = report.event else { return nil }
             switch self {
             case .json:
-                return Self.json(for: report, time: time, screen: screen)
+                return Self.json(for: event, time: time, screen: screen)
             case .debuglog:
-                guard case .draft(let event) = report else { return nil }
-                return Self.originalLine(for: event).map { TerminalText.visible($0, keepNewlines: false) }
+                switch event {
+                case .draft(let event):
+                    return Self.originalLine(for: event).map { TerminalText.visible($0, keepNewlines: false) }
+                case .sent, .arrived, .arrivedElsewhere, .sendFailed:
+                    // The original's log has draft calls only.
+                    return nil
+                }
             }
         }
     }
 
-    /// The JSON line for a report; `nil` for what the trace does not record (screens,
-    /// lists, the answers to commands). Every report is named, so a new one is decided here.
-    private static func json(for report: Report, time: Date, screen: String) -> String? {
-        switch report {
+    /// The JSON line for an event; `nil` for a draft lookup that changed nothing. Every
+    /// event is named, so a new one is decided here.
+    private static func json(for event: Report.Event, time: Date, screen: String) -> String? {
+        switch event {
         case .draft(let event):
             guard event.kind != .unchanged else { return nil }
             return json([
@@ -48,23 +55,16 @@ public enum TraceFormat: String, Sendable {
                 "time": stamp(time), "event": "arrived", "chat": message.chatID, "from": message.author,
                 "messageID": message.messageID, "type": message.type, "text": message.content, "screen": screen,
             ])
-        case .arrivedElsewhere(let message, let chat, let unread, _):
+        case .arrivedElsewhere(let message, let chat, let unread):
             return json([
                 "time": stamp(time), "event": "arrived-elsewhere", "chat": chat.rawValue,
                 "from": message.author, "messageID": message.messageID, "type": message.type,
                 "text": message.content, "unread": unread, "screen": screen,
             ])
-        case .error(let error):
-            guard let reason = sendFailure(error) else { return nil }
+        case .sendFailed(let reason):
             return json([
                 "time": stamp(time), "event": "failed", "reason": Presenter.describe(reason), "screen": screen,
             ])
-        case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help,
-            .alreadyHere, .discarded, .tracing, .forgotten, .lineForgotten, .quitPending, .confirming, .notConfirmed,
-            .keptOverRecall,
-            .setAside,
-            .expectationMet, .waited, .peerSilenced, .warning:
-            return nil
         }
     }
 
@@ -93,14 +93,6 @@ public enum TraceFormat: String, Sendable {
             .quitting, .undoStackFull:
             return nil
         }
-    }
-
-    /// Why a send failed, when the error is a failed send.
-    private static func sendFailure(_ error: DraftlineError) -> StoreError? {
-        if case .notSent(let reason) = error { return reason }
-        if case .notSentBackInLine(let reason, _) = error { return reason }
-        if case .notSentSetAside(let reason, _) = error { return reason }
-        return nil
     }
 
     private static func stamp(_ time: Date) -> String {

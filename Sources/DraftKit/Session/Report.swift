@@ -92,6 +92,55 @@ public enum Report: Equatable, Sendable {
     }
 }
 
+extension Report {
+    /// A draft or message event: what the trace file records (`--trace-file`), what a
+    /// recording (`--record`) checks after, and what a front end counts as arrived.
+    public enum Event: Equatable, Sendable {
+        /// A draft event.
+        case draft(DraftEvent)
+        /// A message just stored.
+        case sent(Message)
+        /// A message from the other side, in the open chat.
+        case arrived(Message)
+        /// A message from someone in a chat that is not open, and how many are now unread
+        /// there.
+        case arrivedElsewhere(Message, chat: ChatID, unread: Int)
+        /// A send the store or the server refused, and why.
+        case sendFailed(StoreError)
+    }
+
+    /// The event this report is; `nil` for what no trace records (screens, lists, the
+    /// answers to commands, notices). Every case is named, with ``isCheck`` below, so a new
+    /// report is decided here: the trace, `--record` and the arrival count switch over
+    /// ``Event``, never over `Report` with a `default`.
+    public var event: Event? {
+        switch self {
+        case .draft(let event): .draft(event)
+        case .sent(let message): .sent(message)
+        case .arrived(let message): .arrived(message)
+        case .arrivedElsewhere(let message, let chat, let unread, _):
+            .arrivedElsewhere(message, chat: chat, unread: unread)
+        case .error(let error): error.sendFailure.map(Event.sendFailed)
+        case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help, .alreadyHere,
+            .discarded, .tracing, .forgotten, .lineForgotten, .quitPending, .confirming, .notConfirmed, .keptOverRecall,
+            .setAside, .expectationMet, .waited, .peerSilenced, .warning:
+            nil
+        }
+    }
+
+    /// Whether this is the result of an `/expect` check, met or not. Every case is named.
+    public var isCheck: Bool {
+        switch self {
+        case .expectationMet: true
+        case .error(let error): error.kind == .expectationFailed
+        case .home, .chatTitle, .messages, .sent, .arrived, .arrivedElsewhere, .profile, .attachments, .draft, .undone,
+            .chatList, .draftMap, .help, .alreadyHere, .discarded, .tracing, .forgotten, .lineForgotten, .quitPending,
+            .confirming, .notConfirmed, .keptOverRecall, .setAside, .waited, .peerSilenced, .warning:
+            false
+        }
+    }
+}
+
 /// A user's profile as shown.
 public struct Profile: Equatable, Sendable {
     public var user: GlobalKey

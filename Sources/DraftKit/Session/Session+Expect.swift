@@ -115,14 +115,6 @@ extension Session {
 }
 
 extension Report {
-    /// Whether this is the result of an `/expect` check, met or not.
-    public var isCheck: Bool {
-        switch self {
-        case .expectationMet, .error(.expectationFailed): return true
-        default: return false
-        }
-    }
-
     /// The error this reports, if it is one.
     public var error: DraftlineError? {
         guard case .error(let error) = self else { return nil }
