@@ -4,7 +4,8 @@
 ///
 /// The session (`Session+Live.swift`) decides what each arrival and each delivery means
 /// for the screen and the drafts; this type holds the state it keeps between events, and
-/// nothing else does.
+/// nothing else does: state a new command keeps about the other side (people muted, a
+/// filter) goes here too, and `Session.shown(_:)` reads it.
 public final class LiveState {
     /// A message handed over whose fate is not known yet.
     public struct InFlight: Equatable, Sendable {
