@@ -26,12 +26,15 @@ struct LedgerPropertyTests {
         // What an earlier line held that Ctrl-D found emptied: the user deleted it with
         // editing keys, and the empty line after the warning still stands for it.
         var emptied: [String] = []
+        // What an earlier line held that came back in this one to be fixed (a command that
+        // failed, given back as entered): the user's editing keys there could delete from it.
+        var givenBack: [String] = []
         for sequence in 0..<3000 {
             if session.hasQuit || Int.random(in: 0..<40, using: &random) == 0 {
                 session = Session(contacts: ContactBook(), history: InMemoryHistory(), capabilities: capabilities)
             }
             let given = session.line
-            let held = [given.text] + (given.text.isEmpty ? emptied : [])
+            let held = [given.text] + (given.text.isEmpty ? emptied : []) + givenBack
             let drafts = session.drafts.texts
             draftsOutOfLine += drafts.values.filter { draft in !held.contains { $0.contains(draft.text) } }.count
             let (event, recalled, description) = Self.randomRead(given: given, using: &random)
@@ -43,6 +46,12 @@ struct LedgerPropertyTests {
             #expect(lost.isEmpty, "sequence \(sequence): \(description) destroyed the drafts \(lost)")
             if !lost.isEmpty { return }
             if case .quitRequest = event { emptied = held } else { emptied = [] }
+            let failed = outcome.reports.contains { if case .error = $0 { true } else { false } }
+            if case .line(let text) = event, failed, session.line.text == text {
+                givenBack = held
+            } else {
+                givenBack = []
+            }
         }
         // The reads met drafts the line did not hold often enough to mean something.
         #expect(draftsOutOfLine > 500, "only \(draftsOutOfLine) drafts out of the line")

@@ -51,6 +51,70 @@ extension LineOriginTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["Xdraft one"])
     }
 
+    /// A trial (issue 28): the draft's own text edited after a failed command (Ctrl-A
+    /// Ctrl-D, Enter: the attempt again), then the attempt deleted and the line sent. The
+    /// user edited the draft with editing keys: it is what they send, no draft is left on
+    /// the undo stack and no notice says one was replaced.
+    @Test func aDraftEditedAfterAFailedCommandIsSentAsEdited() throws {
+        let terminal = try start()
+        try restore(terminal, "alice", "hey bob")
+        try terminal.send("/x\r")
+        try terminal.waitFor("unknown command '/x'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1}\u{4}\r")
+        try terminal.waitFor("unknown command '/x'")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{5}" + String(repeating: Self.backspace, count: 2) + "\r")
+        try terminal.waitFor("you: ey bob")
+        let after = try terminal.waitForPrompt("alice> ")
+        #expect(!after.contains("undo stack"), "\(after)")
+        try terminal.send("/drafts\r")
+        try terminal.waitFor("no drafts in memory")
+        let listed = try terminal.waitForPrompt("alice> ")
+        #expect(!listed.contains("undo stack ("), "\(listed)")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["ey bob"])
+    }
+
+    /// The same on a pipe: each line that starts with an editing key edits the failed line
+    /// a terminal gives back, and the empty line after it is its Enter.
+    @Test func aDraftEditedAfterAFailedCommandIsSentAsEditedOnAPipe() throws {
+        let script = [
+            "/open alice", "hey bob\u{18}b", "/open alice", "/x", "\u{1}\u{4}", "",
+            "\u{5}" + String(repeating: "\u{7F}", count: 2), "", "/expect undo 0", "/expect messages 1",
+        ]
+        let result = try fixture.runPiped(script.joined(separator: "\n") + "\n")
+        #expect(result.error.components(separatedBy: "unknown command '/x'").count == 3, "\(result.error)")
+        #expect(!result.error.contains("expectation failed"), "\(result.error)")
+        #expect(!result.output.contains("on the undo stack"), "\(result.output)")
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["ey bob"])
+    }
+
+    /// The conservation test, emacs sequence 361: the user's line `hello`, a recalled line
+    /// edited (`second sent X`), then Up to an older line that happens to spell `hello`,
+    /// sent. The user's own line goes on the undo stack on top, above the edited recall, as
+    /// after Ctrl-C: `/undo` brings back what they typed last.
+    @Test func aRecallSentPutsTheOwnLineOnTopOfTheEditedRecalls() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        for line in ["old hello one", "second sent"] {
+            try terminal.send(line + "\r")
+            try terminal.waitFor("you: " + line)
+            try terminal.waitForPrompt("bob> ")
+        }
+        try terminal.send("hello\u{12}second\u{5} X\u{1B}[A\r")
+        try terminal.waitFor("on the undo stack (2 entries)")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("/drafts\r")
+        try terminal.waitFor("undo stack (2, /undo brings back the first):")
+        let listed = try terminal.waitForPrompt("bob> ")
+        let hello = try #require(listed.range(of: "\"hello\""))
+        let edited = try #require(listed.range(of: "\"second sent X\""))
+        #expect(hello.lowerBound < edited.lowerBound, "\(listed)")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["old hello one", "second sent", "old hello one"])
+    }
+
     /// An attempt kept by a leave key, brought back, then the draft's text edited around it:
     /// still the attempt (the typed part is known by the draft's baseline), nothing sent.
     @Test func aKeptAttemptEditedAroundIsStillAnAttempt() throws {

@@ -95,6 +95,10 @@ extension ReferenceModel {
                 restore()
                 enterAgain = entered
                 enterAgain?.cursor = entered.count
+                // (Its name, for an editing key that resumes it and adds the `//` escape, as
+                // on a terminal: pipe sequence 401 of the emacs seed, `/discard` failed, then
+                // Backspace×7 `/discard now` was the escape there and an attempt here.)
+                if prompt == .none { failedName = Self.failedName(of: command) }
             } else {
                 // SPEC §1a "a command that fails": "the line comes back as it was entered";
                 // "a / typed onto a restored draft": "gives the whole line back unchanged".
@@ -102,7 +106,7 @@ extension ReferenceModel {
                 if prompt == .none {
                     line.markGivenBack()
                     givenFailedCommand = true
-                    failedName = String(command.drop { $0 == " " || $0 == "\t" }.dropFirst())
+                    failedName = Self.failedName(of: command)
                 }
                 if !(own?.isEmpty ?? true) && key != nil { draftDisplaced = true }
             }

@@ -227,7 +227,12 @@ extension ReferenceModel {
             // line (the draft and what they typed into it) is what the recall replaced; it
             // is the top entry (as after Ctrl-C), above recalled lines they edited.
             settleStoredDraft(draft, keptIn: text, covered: own.text.contains(draft?.text ?? ""))
-            if !own.isEmpty && !text.contains(own.text) { push(own.text, origin: key, cursor: own.cursor) }
+            // (A sent text that holds it only because the recalled line happens to spell it
+            // holds none of what the user typed: draftline may keep it too. The conservation
+            // test, emacs sequence 361: `hello` replaced by a recall of `…hello…`, sent.)
+            if !own.isEmpty {
+                push(own.text, origin: key, cursor: own.cursor, optional: text.contains(own.text))
+            }
         } else {
             settleStoredDraft(draft, keptIn: text)
         }

@@ -151,6 +151,11 @@ public struct ReferenceModel: Sendable {
     /// error's "// to send a /" holds for an attempt with a name, still there after the `//`.
     var failedName = ""
 
+    /// What follows the `/` of `command`, the command that failed (``failedName``).
+    static func failedName(of command: String) -> String {
+        String(command.drop { $0 == " " || $0 == "\t" }.dropFirst())
+    }
+
     /// Whether `typed`, a `//` line or insertion after a failed command, is that escape.
     func escapesFailed(_ typed: String) -> Bool {
         let name = failedName.drop { $0 == " " || $0 == "\t" }

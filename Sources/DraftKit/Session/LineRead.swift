@@ -149,6 +149,10 @@ struct LineRead {
     /// Whether the line was given a command line that had failed (``Session/lineIsFailedCommand``).
     var givenFailedCommand = false
 
+    /// Whether the line was given a failed command line that held the draft
+    /// (``Session/lineHeldDraft``): the user's editing keys made it what it is.
+    var givenFailedLineHeldDraft = false
+
     /// Whether the line starts with the `//` that sends a literal `/`: not when its first
     /// `/` is a failed `/` alone, given back, and the user typed after it (`/` failed, then
     /// `/drafts` typed: the line is `//drafts`, a command attempt that fails again, never a
@@ -174,9 +178,11 @@ struct LineRead {
 
     /// Whether the line started with the draft: with at most one insertion, or with the
     /// runs typed around it since it was restored (a failed command typed into the draft
-    /// as the user edited it, given back), nothing of it deleted.
+    /// as the user edited it, given back), nothing of it deleted; or with a failed line
+    /// that held it, given back, whatever the user's editing keys deleted of it since.
     var givenHeldDraft: Bool {
         guard let draft else { return false }
+        if givenFailedLineHeldDraft { return true }
         if OneInsertion(of: draft.text, in: given.text) != nil { return true }
         guard !givenInserted.isEmpty, given.text.contains(draft.text) else { return false }
         var scalars = Array(given.text.unicodeScalars)

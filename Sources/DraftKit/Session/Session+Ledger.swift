@@ -247,7 +247,10 @@ extension Session {
         if let draft = taken.text, blank || !read.draftAccounted || read.replacedAnew(draft) {
             reports += setAside(draft, from: .draft(key), blank ? .blankLine : .replacedBySend, &read)
         }
-        setAsideRecalled(unlessHeldBy: text, from: .draft(key), &read)
+        // A recalled line sent holds none of the user's own line, however it is spelled: that
+        // goes on top, above the recalled lines they edited (emacs sequence 361: `hello`, a
+        // recall of `…hello…` sent).
+        setAsideRecalled(unlessHeldBy: text, from: .draft(key), ownOnTop: read.isRecalled, &read)
         let result = live.outbox.send(text, attachments: taken.attachments, to: target)
         note(result.warnings)
         reports += result.gone.map { .warning(.attachmentGone($0.name)) }

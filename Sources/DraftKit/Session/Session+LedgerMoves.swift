@@ -92,13 +92,15 @@ extension Session {
         if capabilities.editLine {
             read.nextLine = read.line
             lineIsFailedCommand = read.question == nil
+            lineHeldDraft = read.question == nil && !read.isRecalled && read.givenHeldDraft
             read.settleLine(.givenBack)
         } else {
             if let held = heldLine { read.nextLine = held }
             if read.question == nil {
                 lineToEnterAgain = (
                     read.text,
-                    LineOrigin(recalledOver: [], kind: read.kind, pasted: read.pasted, inserted: read.inserted)
+                    LineOrigin(recalledOver: [], kind: read.kind, pasted: read.pasted, inserted: read.inserted),
+                    !read.isRecalled && read.givenHeldDraft
                 )
             }
             read.settleLine(.used)

@@ -41,12 +41,16 @@ public final class Session {
     /// failed: an empty piped line right after it is Enter again on that line (the same
     /// command attempt, nothing sent), as on a terminal. Any other piped line starts from
     /// the baseline: a script cannot see the error to fix the line. Cleared by every event.
-    public internal(set) var lineToEnterAgain: (text: String, origin: LineOrigin)?
+    public internal(set) var lineToEnterAgain: (text: String, origin: LineOrigin, heldDraft: Bool)?
     /// Whether ``line`` is a command line that failed, given back to be fixed (on a pipe:
     /// resumed for keys that fix it): its leading `/` is that command's, so a `/` typed
     /// after it makes no `//` escape (``LineRead/startsWithEscapedSlash``). Cleared by
     /// every event.
     var lineIsFailedCommand = false
+    /// Whether ``line`` is a failed command line given back that held the target's draft
+    /// (``LineRead/givenHeldDraft``): what the user's editing keys make of it still holds
+    /// the draft, as edited, however little of its text is left. Cleared by every event.
+    var lineHeldDraft = false
 
     /// On a pipe, right after a failed command: makes the line a terminal would give back
     /// the edit line, as it is there, cursor at its end, for keys that fix it (a piped line
@@ -55,6 +59,7 @@ public final class Session {
         guard let again = lineToEnterAgain else { return nil }
         line = TextDraft(text: again.text, cursor: again.text.unicodeScalars.count)
         lineIsFailedCommand = true
+        lineHeldDraft = again.heldDraft
         linePasted = again.origin.pasted
         lineInserted = again.origin.inserted
         return line
@@ -189,7 +194,9 @@ public final class Session {
             target: screen.target, draft: screen.target.flatMap { drafts.text(for: $0.draftKey) })
         read.givenInserted = lineInserted
         read.givenFailedCommand = lineIsFailedCommand
+        read.givenFailedLineHeldDraft = lineHeldDraft
         lineIsFailedCommand = false
+        lineHeldDraft = false
         let leftEmpty = lineLeftEmpty
         lineLeftEmpty = nil
         read.emptiedEarlier = draftEmptied != nil && draftEmptied == read.target?.draftKey && !read.givenHeldDraft
