@@ -46,12 +46,15 @@ public struct GlobalKey: Hashable, Comparable, Sendable, CustomStringConvertible
         case firstCharacter(Character)
         /// A character that no key holds (the first such).
         case character(Character)
+        /// Capital letters, in a text that is a key in lower case (`Carol`).
+        case capitals
     }
 
     /// What breaks the grammar in `text`; `nil` when it is a key.
     public static func problem(with text: String) -> Problem? {
         guard let first = text.first else { return .empty }
         if text.count > maximumLength { return .tooLong(text.count) }
+        if text != text.lowercased() && isValid(text.lowercased()) { return .capitals }
         func allowed(_ character: Character, first: Bool) -> Bool {
             guard character.isASCII, let byte = character.asciiValue else { return false }
             let alphanumeric = (97...122).contains(byte) || (48...57).contains(byte)

@@ -35,8 +35,9 @@ extension Presenter {
             case .empty?: what = "it is empty"
             case .tooLong(let count)?:
                 what = "it is \(count) characters long, \(count - GlobalKey.maximumLength) too many"
-            case .firstCharacter(let character)?: what = "it starts with '\(character)'"
-            case .character(let character)?: what = "it holds '\(character)'"
+            case .firstCharacter(let character)?: what = "it starts with " + Self.named(character)
+            case .character(let character)?: what = "it holds " + Self.named(character)
+            case .capitals?: what = "it holds capitals: try '\(text.lowercased())'"
             case nil: what = "it breaks the rule"
             }
             return "'\(text)' is not a valid global_key: \(what); \(rule)"
@@ -293,6 +294,17 @@ extension Presenter {
             return name
         case (.errors(let kinds), _):
             return kinds.isEmpty ? "no error" : kinds.map(\.rawValue).joined(separator: ", ")
+        }
+    }
+
+    /// A character a global_key cannot hold, as a person reads it: a line break (a paste
+    /// of several lines), a tab or a space by name, anything else quoted.
+    static func named(_ character: Character) -> String {
+        switch character {
+        case "\n", "\r", "\r\n": "a line break (a name is one line)"
+        case "\t": "a tab"
+        case " ": "a space"
+        default: "'\(character)'"
         }
     }
 }

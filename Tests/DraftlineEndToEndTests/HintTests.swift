@@ -34,6 +34,25 @@ struct HintTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// At `^X o` a name in capitals is told the way to write it, and a paste of two lines
+    /// is told it holds a line break, not only a control character's caret form (a trial).
+    @Test func aBadNameAtTheNamePromptSaysWhatToType() throws {
+        let terminal = try start()
+        try terminal.send("\u{18}o")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("Carol\r")
+        let capitals = try terminal.waitFor("try 'carol'")
+        #expect(capitals.contains("it holds capitals"), "\(capitals)")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("\u{15}\u{1B}[200~bob\ncarol\u{1B}[201~\r")
+        let pasted = try terminal.waitFor("it holds a line break (a name is one line)")
+        #expect(pasted.hasSuffix("error: 'bob^Jcarol' is not a valid global_key: "), "\(pasted)")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("\u{3}")
+        try terminal.waitForPrompt("draftline> ")
+        #expect(try terminal.quit() == .exited(0))
+    }
+
     /// A pipe has no Tab: an unknown name's error there does not offer it.
     @Test func aPipeIsNotOfferedTab() throws {
         let piped = try fixture.runPiped("/open zed\n")

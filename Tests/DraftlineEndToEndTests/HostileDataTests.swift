@@ -424,10 +424,12 @@ struct HostileDataTests {
     }
 
     /// `--as` names what is wrong: the length (the 65 letters), the first character
-    /// (the issue's `-rf`), a character no key holds (the variant: `aLice`).
+    /// (the issue's `-rf`), a character no key holds (the variant: `a+lice`), capitals (a
+    /// key in lower case: the way to write it), a line break or a tab by name.
     @Test(arguments: [
         (String(repeating: "a", count: 65), "it is 65 characters long"), ("-rf", "starts with '-'"),
-        ("aLice", "it holds 'L'"),
+        ("a+lice", "it holds '+'"), ("aLice", "it holds capitals: try 'alice'"),
+        ("al\nice", "it holds a line break"), ("al\tice", "it holds a tab"),
     ])
     func anInvalidIdentityNamesWhatIsWrong(_ identity: String, _ said: String) throws {
         let result = try run("", ["--as", identity])
