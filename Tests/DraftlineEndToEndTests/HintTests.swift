@@ -53,6 +53,29 @@ struct HintTests {
         #expect(try terminal.quit() == .exited(0))
     }
 
+    /// A new user's trial: Ctrl-C or Ctrl-D at `^X /` or `^X o` printed the chat's title
+    /// and its last messages again under the prompt, as if the chat had been opened anew.
+    /// A cancelled prompt goes back to the line it came from, and shows only what it says.
+    @Test(arguments: ["\u{18}/prof\u{3}", "\u{18}obo\u{3}", "\u{18}o\u{4}", "\u{18}/\u{4}"])
+    func aCancelledPromptShowsTheChatOnce(_ keys: String) throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("hi\r")
+        try terminal.waitFor("you: hi")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("hello there")
+        try terminal.waitFor("hello there")
+        try terminal.send(keys)
+        let shown = try terminal.waitForPrompt("bob> ")
+        #expect(!shown.contains("── chat with"), "\(shown)")
+        #expect(!shown.contains("you: hi"), "\(shown)")
+        try terminal.send(" more\r")
+        try terminal.waitFor("you: hello there more")
+        try terminal.waitForPrompt("bob> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["hi", "hello there more"])
+    }
+
     /// A pipe has no Tab: an unknown name's error there does not offer it.
     @Test func aPipeIsNotOfferedTab() throws {
         let piped = try fixture.runPiped("/open zed\n")

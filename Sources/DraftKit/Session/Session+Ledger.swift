@@ -328,18 +328,21 @@ extension Session {
     }
 
     /// Ctrl-C: the line is abandoned, as in a shell, and comes back empty; what it held
-    /// (or, empty, the draft) goes on the undo stack. At a name prompt it only cancels.
+    /// (or, empty, the draft) goes on the undo stack. At a name prompt it only cancels. A
+    /// cancelled prompt goes back to the line it was opened from: the screen is still the
+    /// one shown above it, so nothing of it is shown again (``showInputAgain()`` looks the
+    /// draft up, as the original's view does when it returns).
     func interrupt(_ read: inout LineRead) -> [Report] {
         switch read.question {
         case .chatName:
             navigator.question = nil
             read.settleLine(.used)
             read.settleRecalled(.used)
-            return enter(screen) + settleHeldForPrompt(backInLine: true, &read)
+            return settleHeldForPrompt(backInLine: true, &read)
         case .command:
             navigator.question = nil
             setAsideRecalled(unlessHeldBy: read.text, from: .line, &read)
-            return setAsideCommand(&read, .interrupted) + enter(screen) + settleHeldForPrompt(backInLine: true, &read)
+            return setAsideCommand(&read, .interrupted) + settleHeldForPrompt(backInLine: true, &read)
         case nil:
             break
         }
@@ -398,7 +401,7 @@ extension Session {
         setAsideRecalled(unlessHeldBy: "", from: read.setAsideOriginOutsidePrompt, &read)
         if read.question != nil {
             navigator.question = nil
-            return Outcome(enter(screen) + settleHeldForPrompt(backInLine: true, &read))
+            return Outcome(settleHeldForPrompt(backInLine: true, &read))
         }
         let forgotten = drafts.count - (emptiedDraftIsNone == nil ? 0 : 1)
         guard forgotten > 0 || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }
