@@ -92,24 +92,22 @@ extension BinaryChatLog {
     /// `nil` when there is none or the bytes are no binary dictionary.
     static func repeatedKey(_ data: Data) -> String? {
         data.withUnsafeBytes { raw -> String? in
-            guard let table = BinaryChatLog(table: raw), let (kind, count, at) = table.header(table.topObject),
-                kind == 0xD, count <= Int.max / 2, let references = table.references(2 * count, at: at)
-            else { return nil }
-            func repeated(_ keys: ArraySlice<Int>) -> String? {
+            guard let table = BinaryChatLog(table: raw), let pairs = table.dictionary(table.topObject) else {
+                return nil
+            }
+            func repeated(_ pairs: [(Int, Int)]) -> String? {
                 var seen: Set<String> = []
-                for key in keys {
+                for (key, _) in pairs {
                     guard let name = table.string(key) else { continue }
                     if !seen.insert(name).inserted { return name }
                 }
                 return nil
             }
-            if let key = repeated(references[0..<count]) { return key }
-            for pair in 0..<count {
-                guard let name = table.string(references[pair]), ChatLogFile.isKindsKey(name),
-                    let (inner, size, start) = table.header(references[count + pair]), inner == 0xD,
-                    size <= Int.max / 2, let pairs = table.references(2 * size, at: start)
+            if let key = repeated(pairs) { return key }
+            for (key, value) in pairs {
+                guard let name = table.string(key), ChatLogFile.isKindsKey(name), let kinds = table.dictionary(value)
                 else { continue }
-                if let key = repeated(pairs[0..<size]) { return key }
+                if let key = repeated(kinds) { return key }
             }
             return nil
         }

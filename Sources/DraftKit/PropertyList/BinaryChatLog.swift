@@ -249,8 +249,8 @@ struct BinaryChatLog {
         var message = Message(type: "")
         var seen = 0
         for pair in 0..<count {
-            guard let keyObject = reference(at: at + pair * referenceSize),
-                let valueObject = reference(at: at + (count + pair) * referenceSize),
+            guard let keyObject = integer(at: at + pair * referenceSize, width: referenceSize),
+                let valueObject = integer(at: at + (count + pair) * referenceSize, width: referenceSize),
                 let field = field(keyObject)
             else { return nil }
             guard seen & (1 << field.rawValue) == 0, let value = value(valueObject, field.kind) else { return nil }
@@ -301,11 +301,6 @@ struct BinaryChatLog {
             at += 1 + width
         }
         return (kind, count, at)
-    }
-
-    /// The object reference at `at` (inside the objects, checked).
-    private func reference(at: Int) -> Int? {
-        integer(at: at, width: referenceSize)
     }
 
     func references(_ count: Int, at: Int) -> [Int]? {

@@ -27,7 +27,7 @@ public enum PropertyListReaders {
     /// (``SegmentCodec/message(size:at:reading:)``); `nil` where the whole segment is read
     /// instead.
     public static func ownSegmentMessage(_ data: Data, at position: Int) -> (count: Int, message: Message?)? {
-        SegmentCodec.message(size: data.count, at: position) { offset, count in
+        BinaryChatLog.message(size: data.count, at: position) { offset, count in
             Array(data.dropFirst(offset).prefix(count))
         }
     }

@@ -23,20 +23,7 @@ enum SegmentCodec {
         return .some(decoded.message)
     }
 
-    /// The message at `position` of a segment of `size` bytes and how many it holds, read
-    /// through `read` (a `pread`: up to `count` bytes at `offset`) by its offset table's
-    /// entry, the others not read (``BinaryChatLog/message(size:at:reading:)``): a journal
-    /// record costs its one message. The message is `nil` past the end; the whole is `nil`
-    /// when the bytes are not whole (a torn append) or Foundation's decoder must decide:
-    /// the whole segment is read then (``decode(_:last:)``).
-    static func message<Failure: Error>(
-        size: Int, at position: Int, reading read: (_ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
-    ) throws(Failure) -> (count: Int, message: Message?)? {
-        try BinaryChatLog.message(size: size, at: position, reading: read)
-    }
-
-    /// Segments as binary property lists that sends can extend (``SegmentEncoder``). Many at
-    /// once (a bulk append) are encoded on every core.
+    /// Segments as binary property lists that sends can extend, encoded on every core.
     static func encode(_ segments: [ArraySlice<Message>]) -> [[UInt8]] {
         Parallel.map(segments.count) { SegmentEncoder.segment(segments[$0]) }
     }

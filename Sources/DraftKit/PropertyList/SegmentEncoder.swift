@@ -35,8 +35,7 @@ struct SegmentEncoder {
     static func segment(_ messages: ArraySlice<Message>) -> [UInt8] {
         var width = referenceSize
         while true {
-            var encoder = SegmentEncoder(base: 0, offsets: [])
-            encoder.bytes = Array("bplist00".utf8)
+            var encoder = SegmentEncoder(base: 0, offsets: [], bytes: Array("bplist00".utf8))
             let references = encoder.add(messages, referenceSize: width)
             if encoder.offsets.count + 1 >= 1 << (8 * width) && width < chatLogReferenceSize {
                 width = chatLogReferenceSize
@@ -62,14 +61,8 @@ struct SegmentEncoder {
     /// The width of references in a file of the original design's layout (``chatLog()``).
     static let chatLogReferenceSize = 4
 
-    /// An encoder for a file of the original design's layout (an export): a dictionary of
-    /// chat IDs to arrays of messages, written a chat at a time (``addChat(_:_:)``), each
-    /// message's objects as a segment's, with 4-byte references.
-    static func chatLog() -> SegmentEncoder {
-        var encoder = SegmentEncoder(base: 0, offsets: [])
-        encoder.bytes = Array("bplist00".utf8)
-        return encoder
-    }
+    /// An encoder for a file of the original design's layout (an export), a chat at a time.
+    static func chatLog() -> SegmentEncoder { SegmentEncoder(base: 0, offsets: [], bytes: Array("bplist00".utf8)) }
 
     /// Adds one chat's messages and its array; the object numbers of its name and its array.
     mutating func addChat(_ name: String, _ messages: [Message]) -> (key: Int, value: Int) {
@@ -112,9 +105,10 @@ struct SegmentEncoder {
     /// Every field, in the order each message's dictionary holds them.
     private static let fields = Message.Field.allCases
 
-    private init(base: Int, offsets: [Int]) {
+    private init(base: Int, offsets: [Int], bytes: [UInt8] = []) {
         self.base = base
         self.offsets = offsets
+        self.bytes = bytes
     }
 
     /// Adds the coding keys once and each message's dictionary; returns the dictionaries'

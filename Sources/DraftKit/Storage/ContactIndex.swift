@@ -94,12 +94,13 @@ final class ContactIndex: @unchecked Sendable {
         // Refused before a byte is read: the size says it all.
         guard status.size <= sourceLimit else { throw .tooLarge(bytes: status.size, limit: sourceLimit) }
         // The file's bytes live only while they are read.
-        let entries = try Self.entries(of: try Self.contents(of: source, size: status.size))
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try source.read(at: 0, upTo: status.size) } catch { throw .unreadable(error) }
+        let entries = try Self.entries(of: bytes)
         let (index, header, counts) = Self.index(of: entries, stamp: stamp)
         do throws(FileError) {
-            var ignored = AppendTimings()
             // A failed sync of the directory after the rename leaves the index in place.
-            _ = try root.replace(name, with: index, temporary: try temporary.get(), durable: false, timings: &ignored)
+            _ = try root.replace(name, with: index, temporary: try temporary.get(), durable: false)
         } catch {
             let problem = ContactsProblem.indexNotWritten(error, bytes: status.size)
             return ContactIndex(
@@ -121,13 +122,6 @@ final class ContactIndex: @unchecked Sendable {
         }
         found.close()
         return nil
-    }
-
-    /// The file's `size` bytes (fewer if it shrank since).
-    private static func contents(of source: FileDescriptor, size: Int) throws(ContactsProblem) -> [UInt8] {
-        do throws(FileError) { return try source.read(at: 0, upTo: size) } catch {
-            throw .unreadable(error)
-        }
     }
 
     /// The first line's words for a version of `contacts.plist`.
@@ -343,7 +337,6 @@ final class ContactIndex: @unchecked Sendable {
         let wanted = Array(key.rawValue.utf8)
         var low = start
         var high = end
-        func keyOf(_ line: [UInt8]) -> ArraySlice<UInt8> { line[..<(line.firstIndex(of: 0x09) ?? line.endIndex)] }
         while high - low > 4096 {
             // Lines are at most maximumLine long: a middle line past `high` leaves at most two.
             guard let middle = try lineStart(after: low + (high - low) / 2) else { return nil }
@@ -369,7 +362,6 @@ final class ContactIndex: @unchecked Sendable {
     /// costs the names it offers, not the whole index (a million contacts: 5.8 s a press).
     func keys(startingWith prefix: String, limit: Int) throws(FileError) -> [GlobalKey] {
         let wanted = Array(prefix.utf8)
-        func keyOf(_ line: [UInt8]) -> ArraySlice<UInt8> { line[..<(line.firstIndex(of: 0x09) ?? line.endIndex)] }
         var low = start
         var high = end
         while high - low > 4096 {
@@ -392,6 +384,9 @@ final class ContactIndex: @unchecked Sendable {
         return result
     }
 
+    /// A line's key: its bytes before the tab.
+    private func keyOf(_ line: [UInt8]) -> ArraySlice<UInt8> { line[..<(line.firstIndex(of: 0x09) ?? line.endIndex)] }
+
     private func contact(from line: [UInt8], key: GlobalKey) -> Contact {
         let tab = line.firstIndex(of: 0x09).map { $0 + 1 } ?? line.endIndex
         return Contact(key: key, name: Self.unescape(line[tab...]))
@@ -402,8 +397,7 @@ final class ContactIndex: @unchecked Sendable {
         var result: [Contact] = []
         for line in try read(at: start, upTo: end - start).split(separator: 0x0A) {
             let bytes = Array(line)
-            let tab = bytes.firstIndex(of: 0x09) ?? bytes.endIndex
-            if let key = GlobalKey(String(decoding: bytes[..<tab], as: UTF8.self)[...]) {
+            if let key = GlobalKey(String(decoding: keyOf(bytes), as: UTF8.self)[...]) {
                 result.append(contact(from: bytes, key: key))
             }
         }

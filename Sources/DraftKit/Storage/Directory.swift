@@ -251,7 +251,7 @@ final class Directory {
     /// caller says so. With `durable` off the two `fsync` calls are skipped: for caches and
     /// for bulk imports that sync once at the end.
     func replace(
-        _ name: String, with data: Data, temporary: Directory, durable: Bool = true
+        _ name: String, with data: some ContiguousBytes, temporary: Directory, durable: Bool = true
     ) throws(FileError) -> FileError? {
         var ignored = AppendTimings()
         return try replace(name, with: data, temporary: temporary, durable: durable, timings: &ignored)

@@ -14,11 +14,6 @@ struct FileDescriptor: Equatable, Sendable {
     /// The path it was opened by, for error messages.
     let path: String
 
-    init(rawValue: Int32, path: String) {
-        self.rawValue = rawValue
-        self.path = path
-    }
-
     /// How a file is opened for ``open(_:in:path:access:create:)``.
     enum Access {
         case read

@@ -133,7 +133,7 @@ final class JournalReader {
             guard reads < 2, readChunk(failing: &slice.failure) else { break }
             reads += 1
         }
-        slice.hasMore = !lines.isEmpty || isBehind()
+        slice.hasMore = !lines.isEmpty || backlog() > 0
         return slice
     }
 
@@ -203,10 +203,7 @@ final class JournalReader {
         return waiting
     }
 
-    private func isBehind() -> Bool { backlog() > 0 }
-
-    /// Past ``backlogLimit`` waiting, moves to the end of the current journal and drops what
-    /// was pending: returns the bytes skipped.
+    /// Past ``backlogLimit`` waiting, moves to the journal's end; the bytes skipped.
     private func skipIfFarBehind() -> Int {
         let waiting = backlog()
         guard waiting > backlogLimit, let file = current else { return 0 }

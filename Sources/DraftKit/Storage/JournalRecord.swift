@@ -20,7 +20,9 @@ struct JournalRecord: Equatable {
                 || messageID.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{7F}" } ? "-" : messageID
         return "\(kind)\t\(chat.rawValue)\t\(segment)\t\(position)\t\(id)\n"
     }
+}
 
+extension JournalRecord {
     /// Parses a line without its newline; `nil` for anything that is not a record (a
     /// reader skips it).
     init?(line: Substring) {
@@ -32,12 +34,5 @@ struct JournalRecord: Equatable {
             return nil
         }
         self.init(chat: chat, segment: segment, position: position, messageID: String(fields[4]))
-    }
-
-    init(chat: ChatID, segment: Int, position: Int, messageID: String) {
-        self.chat = chat
-        self.segment = segment
-        self.position = position
-        self.messageID = messageID
     }
 }

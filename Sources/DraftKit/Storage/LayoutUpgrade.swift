@@ -18,10 +18,10 @@ struct LayoutUpgrade {
     /// The layout version this code writes.
     static let version = 2
 
-    /// The version `format` records; `nil` when there is no such file (version 1), or it
-    /// holds no number or is no regular file (then the upgrade writes it anew). A read
-    /// that fails throws.
-    func recordedVersion() throws(FileError) -> Int? {
+    /// Whether the directory is older than this code: `format` is missing (version 1),
+    /// holds no number or is no regular file (then the upgrade writes it anew), or records
+    /// an older version. A read that fails throws.
+    func isNeeded() throws(FileError) -> Bool {
         let data: Data?
         do throws(FileError) {
             data = try directories.root.read("format", limit: 64)
@@ -29,12 +29,8 @@ struct LayoutUpgrade {
             if error.isTransient { throw error }
             data = nil
         }
-        return data.flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-
-    /// Whether the directory is older than this code.
-    func isNeeded() throws(FileError) -> Bool {
-        guard let recorded = try recordedVersion() else { return true }
+        let text = data.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let recorded = text.flatMap({ Int($0) }) else { return true }
         return recorded < Self.version
     }
 

@@ -10,11 +10,6 @@ public struct LockHolder: Equatable, Sendable {
     /// empty when the process is gone or not ours to see.
     public var command: String
 
-    public init(pid: Int32, command: String) {
-        self.pid = pid
-        self.command = command
-    }
-
     /// The processes holding `flock` locks on the file `status` describes: every line of
     /// `/proc/locks` (read with a cap) that names its device and inode, waiters left out.
     static func holders(of status: FileStatus) -> [LockHolder] {

@@ -156,7 +156,7 @@ struct RecordLookup {
             let status = try file.status()
             guard status.size <= Directory.defaultReadLimit else { return .missing }
             guard
-                let one = try SegmentCodec.message(
+                let one = try BinaryChatLog.message(
                     size: status.size, at: position,
                     reading: { offset, count throws(FileError) in try file.read(at: offset, upTo: count) })
             else { return .notWhole }

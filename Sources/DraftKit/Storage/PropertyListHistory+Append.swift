@@ -34,7 +34,7 @@ extension PropertyListHistory {
                 let folder = try timings.measure(\.directories) { () throws(FileError) in
                     try directories.makeDirectory(of: chat, durable: durable)
                 }
-                let lastNumber = try segments.lastSegment(of: chat, in: folder)
+                let lastNumber = try segments.index.lastSegment(of: chat, in: folder)
                 var tail = lastNumber.flatMap { SegmentTail($0, in: folder, timings: &timings) }
                 // A last segment that cannot be extended in place is read whole (a damaged one
                 // is moved aside and counts as empty) and written anew with the new messages.
@@ -84,7 +84,9 @@ extension PropertyListHistory {
                     onDisk = segment.number
                 }
                 onDisk = plan.parts.last?.number ?? onDisk
-                segments.noteLastSegment(chat, plan.parts.last?.number ?? 0, in: folder, linkFirst: durable)
+                segments.index.noteLastSegment(
+                    chat, plan.parts.last?.number ?? 0, in: folder, temporary: directories.temporary, linkFirst: durable
+                )
                 // The messages are stored: a journal that cannot be written costs the other
                 // processes the live display of them; an index line, the chat's place in the
                 // list until it works again. Each is said once.

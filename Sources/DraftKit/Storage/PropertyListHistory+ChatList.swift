@@ -68,7 +68,7 @@ extension PropertyListHistory {
             }
             func read(_ number: Int) throws(FileError) -> [Message]? {
                 if repair { return try segments.read(chat, in: folder, number, repair: true, warnings: &warnings) }
-                return try SegmentStore.decode(SegmentIndex.name(number), in: folder)
+                return try SegmentStore.bytes(SegmentIndex.name(number), in: folder).flatMap { SegmentCodec.decode($0) }
             }
             // Back past empty segments to the last message there is (the listing once).
             var lastMessage = try read(last)?.last

@@ -38,7 +38,7 @@ extension PropertyListHistory {
         guard let folder = try chatDirectory(chat) else { return Reading(0) }
         var warnings: [StoreWarning] = []
         let count = try Self.readable(chat) { () throws(FileError) -> Int in
-            guard let last = try segments.lastSegment(of: chat, in: folder) else { return 0 }
+            guard let last = try segments.index.lastSegment(of: chat, in: folder) else { return 0 }
             return try segments.lock.withLock { () throws(FileError) in
                 let file = segments.countFile(in: folder)
                 var cache = file.read()

@@ -34,12 +34,6 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// was), for the caller to show: set when it opens, and only then.
     public private(set) var openingWarnings: [StoreWarning]
 
-    /// The layout version this code writes.
-    public static var layoutVersion: Int { LayoutUpgrade.version }
-
-    /// The highest segment index read or written: eight digits.
-    static var maximumSegmentIndex: Int { SegmentIndex.maximum }
-
     /// The default capacity of a segment.
     public static let defaultSegmentCapacity = 16
 
@@ -244,6 +238,6 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// The index of a chat's last segment, when it has any (for tests).
     func lastSegment(of chat: ChatID) throws(StoreError) -> Int? {
         guard let folder = try chatDirectory(chat) else { return nil }
-        return try Self.readable(chat) { () throws(FileError) in try segments.lastSegment(of: chat, in: folder) }
+        return try Self.readable(chat) { () throws(FileError) in try segments.index.lastSegment(of: chat, in: folder) }
     }
 }

@@ -74,20 +74,16 @@ final class RecentChats {
         if size >= 4 * (compactedSize ?? 0) { try compact() }
     }
 
-    /// Replaces the file with these entries, oldest first (the caller holds the lock).
-    func rebuild(_ entries: [Entry]) throws(FileError) {
-        try write(entries)
-    }
-
     /// Rewrites the file with each chat's newest line only, in the same order.
     private func compact() throws(FileError) {
         var seen: Set<ChatID> = []
         var kept: [Entry] = []
         for entry in try all().reversed() where seen.insert(entry.chat).inserted { kept.append(entry) }
-        try write(kept.reversed())
+        try rebuild(kept.reversed())
     }
 
-    private func write(_ entries: [Entry]) throws(FileError) {
+    /// Replaces the file with these entries, oldest first (the caller holds the lock).
+    func rebuild(_ entries: [Entry]) throws(FileError) {
         let data = Data(entries.map(\.line).joined().utf8)
         _ = try log.directory.replace(log.name, with: data, temporary: temporary, durable: false)
         _ = try log.directory.replace(

@@ -171,7 +171,7 @@ final class SegmentIndex {
     /// `linkFirst` off, a chat whose only segment is the first gets no link (a listing of
     /// one file finds it): a bulk load of many small chats makes one file less for each.
     func noteLastSegment(
-        _ chat: ChatID, _ index: Int, in directory: Directory, temporary: Directory, linkFirst: Bool = true
+        _ chat: ChatID, _ index: Int, in directory: Directory, temporary: Directory, linkFirst: Bool
     ) {
         let target = Self.name(index)
         let link = directory.linkTarget("last")

@@ -27,18 +27,11 @@ final class SegmentStore {
         HistoryDirectories.name(of: chat.kind) + "/" + chat.rawValue
     }
 
-    /// The index of a chat's last segment (``SegmentIndex/lastSegment(of:in:)``).
-    func lastSegment(of chat: ChatID, in directory: Directory) throws(FileError) -> Int? {
-        try index.lastSegment(of: chat, in: directory)
-    }
-
-    /// Reads one segment (its `last` messages only, where its object table is read); `nil`
-    /// when it does not exist. A damaged one is moved aside (a warning is added) under the
-    /// lock; when its end is a torn append, what was whole before it takes its place, else,
-    /// when `repair` is set, an empty one does, so the numbering keeps no gap. A read that
-    /// fails (`EIO`, `EMFILE`, ...) throws: a file is damaged only when its bytes were read
-    /// and do not parse. Where the directory cannot be written (``FileLock/readOnly``),
-    /// nothing is repaired: what was whole is returned, and a warning says the file stays.
+    /// Reads one segment (its `last` messages); `nil` when it does not exist. A damaged one
+    /// is moved aside under the lock, and what was whole before a torn append takes its
+    /// place (else, with `repair`, an empty one, so the numbering keeps no gap). A read that
+    /// fails throws: a file is damaged only when its bytes were read and do not parse.
+    /// Where the directory cannot be written nothing is repaired, and a warning says so.
     func read(
         _ chat: ChatID, in directory: Directory, _ number: Int, repair: Bool, last: Int = .max,
         warnings: inout [StoreWarning]
@@ -67,28 +60,19 @@ final class SegmentStore {
                 if error.isTransient { throw error }
             }
             warnings.append(try quarantine(name, of: chat, in: directory))
-            if let torn {
-                if let unconfirmed = try replace(number, in: directory, with: Data(torn.bytes), durable: true) {
+            if let replacement = torn?.bytes ?? (repair ? SegmentEncoder.segment([]) : nil) {
+                var ignored = AppendTimings()
+                if let unconfirmed = try replace(
+                    number, in: directory, with: replacement, durable: true, timings: &ignored)
+                {
                     warnings.append(.notConfirmed(unconfirmed))
                 }
-                return torn.messages
             }
-            if repair, let unconfirmed = try write([], to: directory, number) {
-                warnings.append(.notConfirmed(unconfirmed))
-            }
-            return []
+            return torn?.messages ?? []
         }
     }
 
-    /// A segment's messages; `nil` when it is missing or damaged. Errors that say nothing
-    /// about the file itself (a permission, a device error) are thrown.
-    static func decode(_ name: String, in directory: Directory) throws(FileError) -> [Message]? {
-        guard let data = try bytes(name, in: directory) else { return nil }
-        return SegmentCodec.decode(data)
-    }
-
-    /// A segment's bytes; `nil` when it is missing, or is no regular file of a readable
-    /// size (damage, to be moved aside). A call that fails is thrown.
+    /// A segment's bytes; `nil` when it is missing or no regular file of a readable size.
     static func bytes(_ name: String, in directory: Directory) throws(FileError) -> Data? {
         do {
             return try directory.read(name)
@@ -157,16 +141,7 @@ final class SegmentStore {
         return .movedAside(chat, file: Self.relativePath(of: chat) + "/" + aside)
     }
 
-    /// Writes one segment (``Directory/replace(_:with:temporary:durable:)``); the failed
-    /// directory sync when it is in place but not confirmed on disk.
-    func write(
-        _ messages: [Message], to directory: Directory, _ number: Int, durable: Bool = true
-    ) throws(FileError) -> FileError? {
-        try replace(number, in: directory, with: SegmentEncoder.segment(messages[...]), durable: durable)
-    }
-
-    /// Replaces one segment with encoded bytes, adding the time of each step to `timings`;
-    /// the failed directory sync when it is in place but not confirmed on disk.
+    /// Replaces one segment with encoded bytes; the failed directory sync when it is in place.
     func replace(
         _ number: Int, in directory: Directory, with data: some ContiguousBytes, durable: Bool,
         timings: inout AppendTimings
@@ -174,19 +149,6 @@ final class SegmentStore {
         try directory.replace(
             SegmentIndex.name(number), with: data, temporary: directories.temporary, durable: durable,
             timings: &timings)
-    }
-
-    /// Replaces one segment with encoded bytes (``replace(_:in:with:durable:timings:)``).
-    func replace(
-        _ number: Int, in directory: Directory, with data: some ContiguousBytes, durable: Bool
-    ) throws(FileError) -> FileError? {
-        var ignored = AppendTimings()
-        return try replace(number, in: directory, with: data, durable: durable, timings: &ignored)
-    }
-
-    /// Remembers a chat's last segment (``SegmentIndex/noteLastSegment(_:_:in:temporary:)``).
-    func noteLastSegment(_ chat: ChatID, _ number: Int, in directory: Directory, linkFirst: Bool = true) {
-        index.noteLastSegment(chat, number, in: directory, temporary: directories.temporary, linkFirst: linkFirst)
     }
 
     /// The count file of a chat.
