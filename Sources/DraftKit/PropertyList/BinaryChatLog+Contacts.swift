@@ -1,18 +1,11 @@
 import Foundation
 
-/// A contacts file (``ContactIndex``) read by walking its object table, as the chat logs
-/// are (``BinaryChatLog``): several times faster than Foundation's decoder, and read as it
-/// reads them.
+/// A contacts file (``ContactIndex``) read by walking its object table, as Foundation reads it.
 extension BinaryChatLog {
-    /// The entries of a binary contacts file: an array of dictionaries whose keys and values
-    /// are all strings (ASCII or UTF-16, as ``string(_:)`` reads them), each entry's
-    /// `global_key` and `name`. `nil` where Foundation's decoder must decide: the top object
-    /// not an array, an element not such a dictionary, a key held twice or spelled `$null`,
-    /// more than 64 keys in one dictionary, a reference out of the table. When the strings
-    /// made would weigh more than `limit` bytes (a file that names one long string many
-    /// times), ``ContactsProblem/expands(limit:)``. An ASCII `global_key` of `$null` is no
-    /// key, as Foundation's decoder reads it; a `name` of `$null` is that text
-    /// (``Swift/KeyedDecodingContainer/text(forKey:)``).
+    /// The entries of a binary contacts file (an array of dictionaries of strings); `nil`
+    /// where Foundation's decoder must decide, ``ContactsProblem/expands(limit:)`` past
+    /// `limit` bytes of strings. An ASCII `global_key` of `$null` is no key, as Foundation
+    /// reads it; a `name` of `$null` is that text.
     static func contacts(_ data: some ContiguousBytes, limit: Int) -> Result<[ContactEntry], ContactsProblem>? {
         data.withUnsafeBytes { raw -> Result<[ContactEntry], ContactsProblem>? in
             guard let table = BinaryChatLog(table: raw), let elements = table.array(table.topObject) else { return nil }

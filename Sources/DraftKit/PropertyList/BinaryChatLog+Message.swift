@@ -2,17 +2,10 @@
 /// journal record costs is its one message, however big the segment (``BinaryChatLog``).
 extension BinaryChatLog {
     /// The message at `position` of a segment of `size` bytes and how many it holds, read
-    /// through `read` (up to `count` bytes at `offset`, fewer only at the file's end: a
-    /// `pread`): its first 8 bytes and its trailer, the offset table, the top array, the
-    /// message's dictionary and the objects that dictionary points at, nothing else.
-    ///
-    /// The checks are the whole reading's (``segment(_:last:)``): the trailer's figures agree
-    /// with the size and one another, every offset in the table is inside the objects, each
-    /// object read lies whole before the table, and the message is made by the same code
-    /// from the same bytes, so it is the message a whole reading gives at that place. The
-    /// message is `nil` past the end; the whole is `nil` when the bytes are not whole (a
-    /// torn append: no trailer at the end, or fewer bytes than the trailer says) or the own
-    /// reader leaves them to Foundation's decoder: then the caller reads the whole segment.
+    /// through `read` (a `pread`): the trailer, the table, the top array and the message's
+    /// objects, nothing else, checked and made as a whole reading does. The message is `nil`
+    /// past the end; the whole is `nil` when the bytes are not whole (a torn append) or are
+    /// Foundation's to read: then the caller reads the whole segment.
     static func message<Failure: Error>(
         size: Int, at position: Int, reading read: (_ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
     ) throws(Failure) -> (count: Int, message: Message?)? {
@@ -45,8 +38,7 @@ extension BinaryChatLog {
         return (elements.count, message)
     }
 
-    /// The objects of a file read so far, each whole, one after another, and where each
-    /// starts: a ``BinaryChatLog`` over them reads each as it reads it in the whole file.
+    /// The objects of a file read so far, one after another, for a ``BinaryChatLog`` over them.
     private struct Gathered {
         /// Each object's offset in the file.
         let offsets: [Int]
@@ -63,10 +55,8 @@ extension BinaryChatLog {
             starts = [Int](repeating: 0, count: offsets.count)
         }
 
-        /// Reads object `object` whole (its marker first, then the rest its marker says it
-        /// holds); false when there is no such object, it is of a kind no message holds, or
-        /// it does not end before the table (the whole reading refuses it too) or the file
-        /// holds fewer bytes than that.
+        /// Reads object `object` whole; false when there is none, it is of a kind no message
+        /// holds, or it does not end before the table.
         mutating func fetch<Failure: Error>(
             _ object: Int, _ read: (_ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
         ) throws(Failure) -> Bool {
@@ -97,9 +87,8 @@ extension BinaryChatLog {
             }
         }
 
-        /// How many bytes an object takes from its marker, which starts `head`, as
-        /// ``BinaryChatLog/header(_:)`` reads it: `nil` for a kind no message holds (the
-        /// reading refuses it) or one longer than `room`, the bytes before the table.
+        /// How many bytes an object takes from its marker at the start of `head`, as
+        /// ``BinaryChatLog/header(_:)`` reads it; `nil` for a kind no message holds or past `room`.
         static func length(_ head: [UInt8], _ referenceSize: Int, _ room: Int) -> Int? {
             guard let marker = head.first else { return nil }
             let kind = marker >> 4

@@ -1,27 +1,17 @@
 import Foundation
 
-/// How big a binary property list is once read: its objects as a tree, a shared object
-/// counted each time it is referred to.
-///
-/// A binary property list may refer to one object many times: 30,000 references to one
-/// message holding a 1 MB string are a 1 MB file, and 30 GB once every reader (Foundation's
-/// too) has made each message its own. An import measures before it reads
-/// (``ChatLogFile``), without making any object.
+/// How big a binary property list is once read, a shared object counted each time it is
+/// referred to: 30,000 references to a message of 1 MB are a 1 MB file, and 30 GB read.
 extension BinaryChatLog {
-    /// The size of `data` read as a tree: each string's bytes (two a UTF-16 unit), eight
-    /// bytes a number or date, and eight an array element, sixteen a dictionary entry, on
-    /// top of what they hold; more than `limit` is `limit + 1`. `nil` when `data` is not a
-    /// binary property list, an object holds itself (Foundation refuses those), or an array,
-    /// set or dictionary reached claims more references than the objects hold
-    /// (``PropertyListInput/check(_:)`` refuses those: Foundation's scanner traps on a count
-    /// whose references would take 2^63 bytes or more).
+    /// The size of `data` read as a tree, more than `limit` as `limit + 1`. `nil` when it is
+    /// not a binary property list, an object holds itself, or a collection claims more
+    /// references than the objects hold (Foundation's scanner traps on some).
     static func expandedSize(_ data: Data, limit: Int) -> Int? {
         data.withUnsafeBytes { raw in BinaryChatLog(table: raw)?.expandedSize(limit: limit) }
     }
 
-    /// ``expandedSize(_:limit:)`` of the table read, from the top object: each object
-    /// measured once, after what it holds (depth-first, with a stack of its own, so any
-    /// nesting depth is measured without recursion).
+    /// ``expandedSize(_:limit:)`` of the table read: each object measured once, depth-first
+    /// with a stack of its own, so any nesting is measured without recursion.
     func expandedSize(limit: Int) -> Int? {
         let cap = limit + 1
         var size = [Int](repeating: -1, count: offsets.count)
@@ -82,14 +72,10 @@ extension BinaryChatLog {
     }
 }
 
-/// Keys a binary property list repeats where Foundation's decoder reads a dictionary of
-/// them (``ChatLogFile``'s top level and its kinds): which of the repeats it keeps changes
-/// from one run to the next (its hashing is seeded per process), so no reading of such a
-/// file can be repeated.
+/// Keys a binary property list repeats: which of them Foundation's decoder keeps changes
+/// from run to run (its hashing is seeded per process).
 extension BinaryChatLog {
-    /// The first key the top dictionary, or a kinds dictionary in it, holds twice (as
-    /// Swift's `==` compares them: those are the ones Foundation's dictionary merges);
-    /// `nil` when there is none or the bytes are no binary dictionary.
+    /// The first key the top dictionary, or a kinds dictionary in it, holds twice (by Swift's `==`).
     static func repeatedKey(_ data: Data) -> String? {
         data.withUnsafeBytes { raw -> String? in
             guard let table = BinaryChatLog(table: raw), let pairs = table.dictionary(table.topObject) else {

@@ -2,18 +2,10 @@ import Foundation
 import Synchronization
 
 /// Reads a binary property list in the original design's shape (a dictionary of chat IDs
-/// to arrays of message dictionaries) by walking its object table, building each message
-/// from the objects its dictionary points at, without Foundation's decoder.
-///
-/// It takes only files whose every reachable object it reads, and reads the way Foundation
-/// does: a dictionary of string keys whose values are all non-empty arrays of message
-/// dictionaries, whose keys are all message fields, holding strings (ASCII and UTF-16),
-/// reals, integers or a date. Anything else (a key that holds no messages, as a
-/// preferences file has; an unknown field; a boolean or data object; a string field
-/// holding a number; a repeated key; malformed UTF-16; a reference out of the table)
-/// gives `nil`, and the caller decodes with Foundation instead (``ChatLogFile``), so the
-/// two never disagree on what they both read. Every offset, count and reference is checked
-/// against the bytes: nothing here can trap on a file.
+/// to arrays of message dictionaries) by walking its object table, without Foundation. It
+/// takes only files whose every object it reads as Foundation does; anything else gives
+/// `nil` and is Foundation's to read (``ChatLogFile``), so the two never disagree. Every
+/// offset, count and reference is checked: nothing here can trap on a file.
 struct BinaryChatLog {
     /// The chats, in key order, with their messages in file order.
     var chats: [(chatID: String, messages: [Message])] = []
@@ -32,8 +24,7 @@ struct BinaryChatLog {
         Array(field.stringValue.utf8).withUnsafeBytes { words($0) } ?? (-1, 0, 0)
     }
 
-    /// Whether a key or a name is the string Foundation's decoder reads as "no value"
-    /// (``Swift/KeyedDecodingContainer/text(forKey:)``): such a key is Foundation's to read.
+    /// Whether a key or a name is the string Foundation's decoder reads as "no value".
     static func isNullMarker(_ text: String) -> Bool { text.utf8.count == 5 && text == "$null" }
 
     /// A short string's length and its bytes in two words, zero-filled; `nil` past 16 bytes.
@@ -44,9 +35,8 @@ struct BinaryChatLog {
         return (bytes.count, words.0, words.1)
     }
 
-    /// Reads `data`; `nil` when it is not a binary property list this reader takes whole, or
-    /// when its messages would weigh more than `limit` bytes once made (a file that names
-    /// one object many times: ``expandedSize(_:limit:)`` then says how much).
+    /// Reads `data`; `nil` when this reader does not take it whole, or its messages would
+    /// weigh more than `limit` bytes once made (a file that names one object many times).
     init?(_ data: Data, limit: Int = .max) {
         guard let read = data.withUnsafeBytes({ BinaryChatLog(bytes: $0, reading: .file, limit: limit) }) else {
             return nil
@@ -56,9 +46,7 @@ struct BinaryChatLog {
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    /// The last `count` messages of a segment (an array of message dictionaries at the top;
-    /// all of them when it holds fewer), the others not read: what opening a chat shows
-    /// costs the same in a segment of 256 messages as in one of 16. `nil` where Foundation's
+    /// The last `count` messages of a segment, the others not read; `nil` where Foundation's
     /// decoder must decide.
     static func segment(_ data: Data, last count: Int = .max) -> [Message]? {
         data.withUnsafeBytes { BinaryChatLog(bytes: $0, reading: .segment(last: count))?.chats.first?.messages }
@@ -157,8 +145,7 @@ struct BinaryChatLog {
         guard readTable() else { return nil }
     }
 
-    /// A reader of objects gathered from a file, each where `offsets` says in `bytes`, which
-    /// end where the file's objects end (``message(size:at:reading:)``).
+    /// A reader of objects gathered from a file (``message(size:at:reading:)``).
     init(gathered bytes: UnsafeRawBufferPointer, offsets: [Int], referenceSize: Int, top: Int) {
         self.bytes = bytes
         self.offsets = offsets
@@ -179,9 +166,8 @@ struct BinaryChatLog {
         return true
     }
 
-    /// Each object's offset, read from the offset table at the start of `table`; `nil`
-    /// unless every one is inside the objects (after the header, before the table), as
-    /// Foundation checks them all before it reads one.
+    /// Each object's offset from the table at the start of `table`; `nil` unless every one
+    /// is inside the objects, as Foundation checks them all before it reads one.
     static func offsets(_ table: UnsafeRawBufferPointer, _ trailer: Trailer) -> [Int]? {
         guard table.count >= trailer.objects * trailer.offsetSize else { return nil }
         var offsets: [Int] = []
@@ -207,8 +193,7 @@ struct BinaryChatLog {
         let table: Int
 
         /// The trailer at the end of `bytes`; `nil` unless its figures agree with one another
-        /// and with the size (the table ends where the trailer starts) and the bytes start as
-        /// a binary property list.
+        /// and with the size, and the bytes start as a binary property list.
         init?(_ bytes: UnsafeRawBufferPointer) {
             guard bytes.count >= 8 + 1 + 32 else { return nil }
             self.init(
@@ -216,8 +201,7 @@ struct BinaryChatLog {
                 tail: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 32)...]))
         }
 
-        /// The trailer `tail` (a file's last 32 bytes) of a file of `size` bytes that starts
-        /// with `head` (its first 8), checked as ``init(_:)`` checks it.
+        /// The trailer `tail` (last 32 bytes) of a file of `size` bytes starting with `head` (8).
         init?(size: Int, head: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer) {
             guard size >= 8 + 1 + 32, head.count == 8, tail.count == 32 else { return nil }
             let trailer = size - 32
@@ -260,9 +244,8 @@ struct BinaryChatLog {
         return message
     }
 
-    /// The field a key object names; `nil` for any other key or object. Compared as two
-    /// words and a length: a writer that shares no string (Foundation's) makes every
-    /// message name its keys again.
+    /// The field a key object names, compared as two words and a length: a writer that shares
+    /// no string (Foundation's) makes every message name its keys again.
     private func field(_ object: Int) -> Message.Field? {
         guard let (kind, count, at) = header(object), kind == 0x5, count <= end - at,
             let key = Self.words(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])),
@@ -284,8 +267,7 @@ struct BinaryChatLog {
 
     // MARK: - Objects
 
-    /// An object's marker and where its contents start, with its count (from the marker's
-    /// low nibble, or the integer after it).
+    /// An object's marker, its count and where its contents start.
     func header(_ object: Int) -> (kind: UInt8, count: Int, at: Int)? {
         guard object >= 0, object < offsets.count else { return nil }
         let start = offsets[object]
@@ -354,8 +336,7 @@ struct BinaryChatLog {
         return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
     }
 
-    /// The big-endian bits of `width` bytes at `at`, when they lie before the table (or, for
-    /// the trailer's own figures, inside the file).
+    /// The big-endian bits of `width` bytes at `at`, when they lie before the table.
     private func raw(at: Int, width: Int) -> UInt64? {
         let limit = end > 0 ? end : bytes.count
         guard at >= 0, width <= 8, at <= limit - width else { return nil }

@@ -1,21 +1,10 @@
 import Foundation
 
 /// The original chat-log design's own file: one property list (a `UserDefaults` domain)
-/// whose keys are chat IDs and whose values are arrays of message dictionaries, as its
-/// `save()` writes them and its `getAllMsg(chatID)` reads them.
-///
-/// Reading is lenient as the original is: a key whose value is not an array of
-/// dictionaries (a real preferences file has many) is skipped and counted; a message
-/// dictionary's missing or mistyped fields take the original's defaults (``Message``'s
-/// decoding). A binary file is read by walking its object table (``BinaryChatLog``), an
-/// XML file in one pass over its bytes (``XMLChatLog``), each several times faster than
-/// Foundation; whatever those do not take whole is Foundation's `PropertyListDecoder`'s
-/// to read (faster here than `PropertyListSerialization`).
-///
-/// draftline's export adds one key of its own, ``kindsKey``: a dictionary from each chat ID
-/// to `chat` or `thread`, so a private chat with a user called `tweet_1` comes back as that
-/// chat, not as a comment thread. The original reads a chat by its ID and never asks for
-/// this key; its `save()` leaves it where it is.
+/// whose keys are chat IDs and whose values are arrays of message dictionaries. Read as
+/// leniently as the original: a key of another value is skipped and counted, missing
+/// fields take its defaults. draftline's export adds ``kindsKey``, which the original
+/// never asks for, so a private chat with a user `tweet_1` comes back as that chat.
 public struct ChatLogFile {
     /// The chats, in key order: each chat ID with its messages, in file order.
     public var chats: [(chatID: String, messages: [Message])]
@@ -24,12 +13,10 @@ public struct ChatLogFile {
     /// What ``kindsKey`` says each chat is; empty in a file draftline did not write.
     public var kinds: [String: ChatID.Kind] = [:]
 
-    /// The key under which an export records each chat's kind: no chat can be named so
-    /// (a `:` is outside every chat name), so it never meets a chat's key.
+    /// The key under which an export records each chat's kind (no chat name holds a `:`).
     public static let kindsKey = "draftline:kinds"
-    /// The key earlier exports recorded the kinds under: also the name a user could have
-    /// (`draftline.kinds`), so it holds the kinds only where its value is a dictionary of
-    /// them, and a chat where it holds messages.
+    /// The key earlier exports recorded the kinds under: a name a user could have, so it
+    /// holds the kinds only where its value is a dictionary of them.
     public static let legacyKindsKey = "draftline.kinds"
 
     /// Whether a file's key is where kinds are recorded (``kindsKey``, ``legacyKindsKey``).
@@ -40,9 +27,8 @@ public struct ChatLogFile {
     /// The most a file may weigh: 1 GiB.
     public static let sizeLimit = 1 << 30
 
-    /// The most a file of `size` bytes may hold once read (``BinaryChatLog/expandedSize(_:limit:)``):
-    /// 32 times its size and 256 MB more, room for any file whose messages are its own; a
-    /// file whose objects are shared beyond that is refused.
+    /// The most a file of `size` bytes may hold once read: room for any file whose messages
+    /// are its own, not for one whose objects are shared beyond that.
     static func expansionLimit(of size: Int) -> Int { 32 * size + (256 << 20) }
 
     /// A value of the file: an array of messages, or anything else (skipped).
@@ -61,11 +47,8 @@ public struct ChatLogFile {
         init(from decoder: any Decoder) throws {}
     }
 
-    /// Parses a property list: a binary one by walking its object table
-    /// (``BinaryChatLog``), an XML one in one pass (``XMLChatLog``), several times faster
-    /// than Foundation's decoders, wherever those read it as Foundation would; files they
-    /// do not take with Foundation's `PropertyListDecoder`, once their nesting is known to
-    /// be safe (``PropertyListInput``).
+    /// Parses a property list with the own readers, several times faster than Foundation,
+    /// else with Foundation's `PropertyListDecoder` once it is known to be safe.
     public init(data original: Data) throws(Problem) {
         let data = Self.lineEndsNormalized(original)
         if let own = ChatLogFile(own: data) {
@@ -83,9 +66,7 @@ public struct ChatLogFile {
         try self.init(foundation: data)
     }
 
-    /// The file as the own readers read it, a binary one (``BinaryChatLog``) or an XML one
-    /// (``XMLChatLog``); `nil` where neither takes it whole. A binary file may name one
-    /// object many times: measured as read, it must stay within ``expansionLimit(of:)``.
+    /// The file as the own readers read it; `nil` where neither takes it whole.
     init?(own data: Data) {
         if let binary = BinaryChatLog(data, limit: Self.expansionLimit(of: data.count)) {
             self.init(chats: binary.chats, skippedKeys: 0, kinds: Self.kinds(binary.kindNames))
@@ -96,10 +77,8 @@ public struct ChatLogFile {
         }
     }
 
-    /// XML in UTF-8 with its line ends made line feeds (CR LF and a lone CR), as XML says a
-    /// reader must before it parses, and as `plistlib` reads it (Foundation keeps them, so a
-    /// message's text would depend on how the file was saved); `&#13;` stays a carriage
-    /// return. Binary files and wide text are left as they are.
+    /// XML in UTF-8 with its line ends made line feeds, as XML says a reader must and as
+    /// `plistlib` reads it (Foundation keeps them); binary files and wide text left as they are.
     static func lineEndsNormalized(_ data: Data) -> Data {
         guard !data.starts(with: Array("bplist".utf8)), PropertyListInput.wideEncoding(of: data) == nil,
             data.contains(0x0D)

@@ -1,9 +1,7 @@
 import Foundation
 
 /// A message's fields in their one order, and each field's value by its name: what every
-/// reader and writer of a message (Foundation's coding, the own binary and XML readers, the
-/// segment and export writer, the dictionary) goes through, so a field is read and written
-/// one way.
+/// reader and writer of a message goes through, so a field is read and written one way.
 extension Message {
     /// The fields, in the order a message dictionary is written; each named by its key.
     enum Field: Int, CaseIterable, CodingKey {
@@ -78,12 +76,8 @@ extension Message {
         }
     }
 
-    /// Reads a message, defaulting every missing or mistyped key as the seed model does.
-    ///
-    /// Numbers are loose across property-list writers (an integer `0`, a real `40`), so a
-    /// real field also accepts an integer; a string `$null` is that text, as written
-    /// (``Swift/KeyedDecodingContainer/text(forKey:)``). Only a value that is not a
-    /// dictionary at all fails.
+    /// Reads a message, defaulting every missing or mistyped key as the seed model does; a
+    /// real field also takes an integer, as writers are loose about numbers.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
         self.init(type: "")
@@ -147,9 +141,8 @@ extension Message {
             + address.utf8.count + sender.utf8.count
     }
 
-    /// The dates every property-list reader reads, as seconds since 2001: from the first
-    /// second of year 1 to the last of year 9999 (Python's `datetime`, which `plistlib`
-    /// makes of each date, holds no other; Foundation holds these and more, NaN too).
+    /// The dates every property-list reader reads, as seconds since 2001: years 1 to 9999
+    /// (all Python's `datetime` holds, which `plistlib` makes of each date).
     public static let readableDates = -63_113_904_000.0..<252_423_993_600.0
 
     /// Whether every reader reads `date` (``readableDates``).

@@ -1,26 +1,12 @@
 import Foundation
 
-/// Property-list bytes from outside (a segment, the line history, the contacts, an
-/// import) checked before Foundation sees them, then decoded.
-///
-/// Foundation's XML property-list scanner recurses once per nested element, without
-/// limit: about 10,000 nested `<array>`s (150 KB) overflow the stack and kill the process.
-/// So XML is first scanned here, without recursion, and refused when its elements nest
-/// deeper than ``maximumDepth``. The scan follows Foundation's reading of tags: a tag ends
-/// at its first `>` (quotes do not count), one that ends in `/>` is empty, and comments,
-/// `CDATA` sections, processing instructions and declarations are stepped over; it keeps
-/// the deepest nesting seen, so closing tags cannot hide an earlier depth.
-///
-/// Foundation's binary scanner does not recurse this way, but it traps (SIGILL) on an
-/// array, set or dictionary whose count times the reference size is 2^63 bytes or more
-/// (`Int(byteCount)` in `scanArrayOrSet` and `scanDictionary`): eighteen bytes of an array
-/// counted `0xFFFFFFFFFFFFFFFF` kill the process. So a binary property list is passed only
-/// when the own reader walks it from its top object (``BinaryChatLog/expandedSize(_:limit:)``):
-/// its trailer and offset table hold, every array, set and dictionary reached holds its
-/// references within the objects, and no object holds itself.
+/// Property-list bytes from outside checked before Foundation sees them, then decoded.
+/// Foundation's XML scanner recurses once per nested element (about 10,000 nested arrays
+/// kill the process), so XML nested deeper than ``maximumDepth`` is refused; its binary
+/// scanner traps on a collection whose count times the reference size is 2^63 or more
+/// (`scanArrayOrSet`), so a binary one passes only when the own reader walks it whole.
 enum PropertyListInput {
-    /// The deepest nesting of XML elements accepted: `plist`, `array`, `dict` and values
-    /// count alike. Messages nest four deep; no file draftline reads needs more than a few.
+    /// The deepest nesting of XML elements accepted (messages nest four deep).
     static let maximumDepth = 128
 
     /// Why bytes were refused before decoding.
@@ -47,10 +33,8 @@ enum PropertyListInput {
     }
 
     /// The deepest nesting of elements in the bytes read as XML (0 for a binary property
-    /// list), in one pass without recursion. Text that starts with a byte-order mark of
-    /// UTF-16 or UTF-32 is measured as Foundation reads it: converted to UTF-8 first (its
-    /// bytes, scanned as they are, could hide tags: `<` followed by `!--` is the UTF-16 of
-    /// two letters).
+    /// list). Wide text is converted to UTF-8 first, as Foundation does: scanned as it is, it
+    /// could hide tags.
     static func depth(of data: Data) -> Int {
         if data.starts(with: Array("bplist".utf8)) { return 0 }
         if let (encoding, mark) = wideEncoding(of: data) {
@@ -73,11 +57,10 @@ enum PropertyListInput {
         }
     }
 
-    /// The deepest nesting of elements in UTF-8 bytes, as Foundation's scanner reads tags.
-    /// Where Foundation could end a comment, a section or an instruction, the scan ends it
-    /// at the earliest such place: it may count tags Foundation skips (and go deeper), never
-    /// skip tags Foundation reads. A processing instruction inside an element ends at the
-    /// first `?>` from its `?` (so `<?>` is one whole), as Foundation's does.
+    /// The deepest nesting of elements in UTF-8 bytes, as Foundation's scanner reads tags (a
+    /// tag ends at its first `>`). Comments, sections and instructions end at the earliest
+    /// place Foundation could end them: the scan may count tags Foundation skips, never skip
+    /// tags it reads.
     static func depth(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let lt = UInt8(ascii: "<")
         let gt = UInt8(ascii: ">")

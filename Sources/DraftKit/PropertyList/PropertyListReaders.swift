@@ -1,12 +1,9 @@
 import Foundation
 
-/// Each way draftline reads a property list of messages, side by side: its own readers
-/// (``BinaryChatLog``, ``XMLChatLog``, the segment reader) and Foundation's decoder, which
-/// they must agree with on every file they take (the differential fuzz target compares
-/// them), and the segment writer whose files both must read back as written.
+/// Each way draftline reads a property list, side by side for the differential fuzz target:
+/// the own readers must agree with Foundation's decoder on every file they take.
 public enum PropertyListReaders {
-    /// An import file as the own readers read it: `nil` where neither takes it (then only
-    /// Foundation's reading counts). Line ends are normalized first, as an import does.
+    /// An import file as the own readers read it (line ends normalized); `nil` where neither takes it.
     public static func ownChatLog(_ data: Data) -> ChatLogFile? {
         ChatLogFile(own: ChatLogFile.lineEndsNormalized(data))
     }
@@ -23,9 +20,7 @@ public enum PropertyListReaders {
     }
 
     /// The message at `position` of a segment and how many it holds, as a journal record
-    /// reads it: by its offset table's entry, the bytes read where they lie
-    /// (``SegmentCodec/message(size:at:reading:)``); `nil` where the whole segment is read
-    /// instead.
+    /// reads it (``BinaryChatLog/message(size:at:reading:)``).
     public static func ownSegmentMessage(_ data: Data, at position: Int) -> (count: Int, message: Message?)? {
         BinaryChatLog.message(size: data.count, at: position) { offset, count in
             Array(data.dropFirst(offset).prefix(count))
@@ -38,20 +33,17 @@ public enum PropertyListReaders {
         SegmentLayout([UInt8](data)) != nil
     }
 
-    /// A segment as Foundation's decoder reads it (after the depth check); `nil` when it
-    /// does not.
+    /// A segment as Foundation's decoder reads it (after the depth check).
     public static func foundationSegment(_ data: Data) -> [Message]? {
         try? PropertyListInput.decode([Message].self, from: data)
     }
 
-    /// A contacts file as the own readers read it (``ContactIndex``): `nil` where neither
-    /// takes it, and Foundation's decoder decides.
+    /// A contacts file as the own readers read it; `nil` where neither takes it.
     public static func ownContacts(_ data: Data) -> [ContactEntry]? {
         ContactIndex.ownEntries(of: Array(data))
     }
 
-    /// A contacts file as Foundation's decoder reads it (after the depth check); `nil` when
-    /// it does not.
+    /// A contacts file as Foundation's decoder reads it (after the depth check).
     public static func foundationContacts(_ data: Data) -> [ContactEntry]? {
         ContactIndex.foundationEntries(of: data)
     }

@@ -3,20 +3,15 @@ import Foundation
 /// A segment's bytes to messages and back: a binary property list holding an array of
 /// message dictionaries.
 enum SegmentCodec {
-    /// The last `count` messages in a segment's bytes (all by default); `nil` when they are
-    /// not a binary property list holding an array of message dictionaries (or nest too
-    /// deep to be read safely: ``PropertyListInput``). Read from the object table, the others
-    /// not decoded (``BinaryChatLog/segment(_:last:)``), wherever that reads as Foundation's
-    /// decoder does, several times faster; else all decoded by the decoder, then cut.
+    /// The last `count` messages in a segment's bytes; `nil` when they are no segment. Read
+    /// by the own reader where it takes them, else all decoded by Foundation, then cut.
     static func decode(_ data: Data, last count: Int = .max) -> [Message]? {
         if let messages = BinaryChatLog.segment(data, last: count) { return messages }
         return (try? PropertyListInput.decode([Message].self, from: data)).map { Array($0.suffix(max(0, count))) }
     }
 
-    /// The last message in a segment's bytes, the ones before it stepped over without
-    /// decoding a field; `.some(nil)` for an empty segment, `nil` when the bytes are not a
-    /// segment. Read from the object table (``BinaryChatLog/lastMessage(_:)``) where that
-    /// reads it as Foundation does; by the decoder otherwise.
+    /// The last message in a segment's bytes, the others not decoded; `.some(nil)` for an
+    /// empty segment, `nil` when the bytes are no segment.
     static func lastMessage(_ data: Data) -> Message?? {
         if let last = BinaryChatLog.lastMessage(data) { return last }
         guard let decoded = try? PropertyListInput.decode(LastMessage.self, from: data) else { return nil }
@@ -29,8 +24,7 @@ enum SegmentCodec {
     }
 }
 
-/// A segment read for its last message only: the ones before it are stepped over without
-/// decoding a field.
+/// A segment read by Foundation for its last message only.
 private struct LastMessage: Decodable {
     var message: Message?
 

@@ -1,21 +1,10 @@
 import Foundation
 
 /// Writes segments as binary property lists that later sends extend at the end, never
-/// rewriting a byte already written.
-///
-/// A binary property list is read from its end: the last 32 bytes (the trailer) say where
-/// the offset table is, and the table where each object is; bytes no offset points at
-/// are never read. So a send appends its message's objects, a new top array (the old
-/// entries and the new ones), a new offset table and a new trailer after the old trailer,
-/// in one write. Until that write is whole, the file's end is not a trailer: a torn
-/// append is found and cut off (``SegmentLayout/recovered(from:)``), and every message
-/// before it stays. Foundation's `PropertyListDecoder` and Python's `plistlib` read such a
-/// file as any other.
-///
-/// Objects are written as Foundation's `PropertyListEncoder` writes a ``Message`` (its
-/// coding keys in order, strings, reals and a date) with 2-byte object references and
-/// 4-byte offsets, so a segment has room for 65,535 objects and 4 GiB. Foundation has no
-/// way to extend a property list; this writer only adds objects after the ones there.
+/// rewriting a byte. A binary property list is read from its trailer, and bytes no offset
+/// points at are never read: so a send appends its message's objects, a new top array, a
+/// new offset table and a new trailer, in one write. Objects are written as Foundation's
+/// encoder writes a ``Message``, with 2-byte references and 4-byte offsets.
 struct SegmentEncoder {
     /// The bytes written so far (a whole file, or what an append adds).
     private(set) var bytes: [UInt8] = []
@@ -29,9 +18,7 @@ struct SegmentEncoder {
     /// The width of an offset in the tables this encoder writes.
     static let offsetSize = 4
 
-    /// The bytes of a new segment holding `messages`: with ``referenceSize`` references,
-    /// or 4-byte ones when its objects are too many for those (a segment of thousands of
-    /// messages, as a large capacity allows).
+    /// The bytes of a new segment holding `messages` (4-byte references when 2 are too few).
     static func segment(_ messages: ArraySlice<Message>) -> [UInt8] {
         var width = referenceSize
         while true {
@@ -47,8 +34,7 @@ struct SegmentEncoder {
     }
 
     /// The bytes to write at the end of the segment `layout` describes so that it holds
-    /// `messages` after its own; `nil` when its references or offsets are too narrow for
-    /// them (the segment must then be written anew).
+    /// `messages` after its own; `nil` when its references are too narrow for them.
     static func append(_ messages: [Message], to layout: SegmentLayout) -> [UInt8]? {
         var encoder = SegmentEncoder(base: layout.size, offsets: layout.offsets)
         let added = encoder.add(messages, referenceSize: layout.referenceSize)
@@ -164,8 +150,7 @@ struct SegmentEncoder {
         return offsets.count - 1
     }
 
-    /// A string object: ASCII when every character is, else UTF-16, big-endian,
-    /// transcoded from the string's UTF-8 in two passes (count the units, write them).
+    /// A string object: ASCII when every character is, else UTF-16, big-endian.
     private mutating func string(_ text: String) -> Int {
         let number = begin()
         var text = text

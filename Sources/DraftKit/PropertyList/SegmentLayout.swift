@@ -1,11 +1,7 @@
 import Foundation
 
-/// Where things are in a segment's bytes, read from its trailer without decoding a
-/// message: what an append needs (``SegmentEncoder/append(_:to:)``).
-///
-/// Every figure is checked against the bytes (the table ends where the trailer starts,
-/// every offset and reference is inside the file), so a file that is not a binary
-/// property list whose top object is an array gives `nil`, never a trap.
+/// Where things are in a segment's bytes, read from its trailer without decoding a message:
+/// what an append needs (``SegmentEncoder/append(_:to:)``).
 struct SegmentLayout {
     /// The file's size.
     let size: Int
@@ -19,9 +15,8 @@ struct SegmentLayout {
     /// How many messages the segment holds.
     var count: Int { entries.count }
 
-    /// Reads the layout of `bytes` (``BinaryChatLog/Trailer``); `nil` when they are not a
-    /// binary property list with an array at the top, or their end is not a trailer (a torn
-    /// append).
+    /// Reads the layout of `bytes`; `nil` unless they are a binary property list with an array
+    /// at the top, ending with its trailer (not a torn append).
     init?(_ bytes: [UInt8]) {
         guard
             let (referenceSize, offsets, entries) = bytes.withUnsafeBytes({ raw -> (Int, [Int], [Int])? in
@@ -40,13 +35,10 @@ struct SegmentLayout {
     /// How many places that look like a trailer ``recovered(from:)`` decodes at most.
     static let recoveryCandidates = 8
 
-    /// The longest start of `bytes` that ends with a whole append (a trailer that holds, and
-    /// bytes that decode), when the end does not: what is left of a segment whose last
-    /// append was torn (a kill during the write, a power cut before its `fsync`). Looks
-    /// back from the end, trying only places where a trailer's own figures agree, and at
-    /// most ``recoveryCandidates`` of them: a torn append's predecessor is the nearest, and
-    /// a file made to agree every few bytes must not cost a full decode at each (the work
-    /// stays linear; what is not recovered is in the file moved aside).
+    /// The longest start of `bytes` that ends with a whole append: what is left of a segment
+    /// whose last append was torn. Only the last ``recoveryCandidates`` places where a
+    /// trailer's own figures agree are decoded: a file made to agree every few bytes must not
+    /// cost a full decode at each.
     static func recovered(from bytes: [UInt8]) -> (bytes: [UInt8], messages: [Message])? {
         var end = bytes.count - 1
         var tried = 0

@@ -1,16 +1,10 @@
 import Foundation
 
-/// A contacts file (``ContactIndex``) read in one pass over its bytes, as the chat logs are
-/// (``XMLChatLog``): several times faster than Foundation's decoder, and read as it reads
-/// them.
+/// A contacts file (``ContactIndex``) read in one pass over its bytes, as Foundation reads it.
 extension XMLChatLog {
-    /// The entries of an XML contacts file in the plain form writers use (the prolog
-    /// ``XMLChatLog`` takes, then an array of dictionaries whose keys and values are all
-    /// strings), each entry's `global_key` and `name`. `nil` where Foundation's decoder must
-    /// decide: anything ``XMLChatLog`` leaves to it (a comment, CDATA, an attribute, a
-    /// carriage return, another encoding), a value of another type, a key held twice or
-    /// starting with `$null`, more than 64 keys in one dictionary. A `global_key` of `$null`
-    /// is no key, as Foundation's decoder reads it; a `name` of `$null` is that text.
+    /// The entries of an XML contacts file (an array of dictionaries of strings); `nil` where
+    /// Foundation's decoder must decide. A `global_key` of `$null` is no key, as Foundation
+    /// reads it; a `name` of `$null` is that text.
     static func contacts(_ data: some ContiguousBytes) -> [ContactEntry]? {
         data.withUnsafeBytes { raw -> [ContactEntry]? in
             var scanner = Scanner(bytes: raw)

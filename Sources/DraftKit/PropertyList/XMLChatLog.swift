@@ -1,22 +1,10 @@
 import Foundation
 
-/// Reads an XML property list in the original design's shape (a dictionary of chat IDs to
-/// arrays of message dictionaries) in one pass over its bytes, building each message as
-/// its elements go by, without Foundation's decoder.
-///
-/// Foundation stays the authority: this reader takes only the plain form that
-/// `PropertyListSerialization`, `plistlib` and the original's `save()` write, and reads it
-/// as Foundation does. An XML declaration of version 1.0 in UTF-8, a `DOCTYPE` without an
-/// internal subset, `<plist>` (version 1.0), then a dictionary whose every value is a
-/// non-empty array of message dictionaries (or ``ChatLogFile/kindsKey``'s dictionary of
-/// strings), each message's keys all message fields holding `<string>`, `<real>`,
-/// `<integer>` or `<date>` as ``Message`` reads them; whitespace between elements; text
-/// in UTF-8 with the five named entities and character references. Anything else (a
-/// comment, CDATA, an attribute, a carriage return, a control character, another
-/// encoding, a value of another type, an empty element written short where it is not a
-/// string or a message, a repeated key, a number or date in a form Foundation may read otherwise) gives
-/// `nil`, and the caller decodes with Foundation instead (``ChatLogFile``), so the two
-/// never disagree on what they both read. It never traps on a file.
+/// Reads an XML property list in the original design's shape in one pass over its bytes,
+/// without Foundation's decoder. It takes only the plain form `PropertyListSerialization`,
+/// `plistlib` and the original's `save()` write, read as Foundation reads it; anything else
+/// (a comment, CDATA, an attribute, a carriage return, a number or date Foundation may read
+/// otherwise) gives `nil`, and is Foundation's to read (``ChatLogFile``). It never traps.
 struct XMLChatLog {
     /// The chats, in key order, with their messages in file order.
     var chats: [(chatID: String, messages: [Message])] = []
@@ -50,9 +38,8 @@ struct XMLChatLog {
 
         init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-        /// The whole file: prolog, `<plist>`, the top dictionary, the end. A first pass finds
-        /// each chat's array (its end is the first `</array>` after it: text holds no `<`,
-        /// and a message holds no array); the arrays are then read on every core.
+        /// The whole file. A first pass finds each chat's array (it ends at the first
+        /// `</array>`: text holds no `<`); the arrays are then read on every core.
         mutating func chatLog() -> XMLChatLog? {
             guard prolog(), take("<dict>") else { return nil }
             var arrays: [(key: String, bytes: Range<Int>)] = []
@@ -195,10 +182,8 @@ struct XMLChatLog {
             }
         }
 
-        /// `<string>…</string>` or `<string/>`. Text that starts with `$null` is read only
-        /// as that whole word (which Foundation's decoder reads as "no value", and draftline
-        /// as the text: ``Swift/KeyedDecodingContainer/text(forKey:)``); with more after it,
-        /// Foundation refuses the file, and so it is Foundation's to read.
+        /// `<string>…</string>` or `<string/>`. Text that starts with `$null` is read only as
+        /// that whole word: with more after it Foundation refuses the file.
         mutating func string() -> String? {
             if take("<string/>") { return "" }
             guard take("<string>"), let value = text(), take("</string>") else { return nil }

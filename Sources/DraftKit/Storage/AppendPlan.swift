@@ -1,11 +1,9 @@
 import Glibc
 
-/// What one append writes: the chat's last segment filled up, then whole new ones; the
-/// journal's records for the messages; and the full segments it moves past, for the count
-/// cache.
+/// What one append writes: the last segment filled up, then new ones; the journal's records;
+/// the full segments it moves past, for the count cache.
 struct AppendPlan {
-    /// One segment the append adds to: its number, how many messages it held before, and
-    /// the new messages that go into it.
+    /// One segment the append adds to.
     struct Part {
         var number: Int
         var held: Int
@@ -19,8 +17,7 @@ struct AppendPlan {
     /// Segments that were full before the append moved past them, with their counts.
     var movedPast: [(index: Int, count: Int)] = []
 
-    /// Plans appending `new` to a chat whose last segment is number `last.number` holding
-    /// `last.count` messages (`nil`: the chat has none yet), `capacity` messages a segment.
+    /// Plans appending `new` after `last` (`nil`: the chat has none yet).
     init(
         _ new: [Message], to chat: ChatID, last: (number: Int, count: Int)?, capacity: Int, announce: Bool,
         path: String

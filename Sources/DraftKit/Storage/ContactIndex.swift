@@ -1,18 +1,11 @@
 import Foundation
 
-/// `contacts.plist` looked up by key without decoding it: an index beside it,
-/// `contacts.index`, with one line per contact in key order, searched by halves.
-///
-/// The index is a cache, built from `contacts.plist` when it is missing or was built from
-/// another version of that file (its first line names the file's device, inode, size and
-/// times, how many entries had no valid key and how many contacts it holds), and written
-/// like any cache (atomically, 0600, not synced). Building it reads the file with the own
-/// readers (``BinaryChatLog``, ``XMLChatLog``: a million contacts in about a second);
-/// a file they leave to Foundation's decoder, which takes seconds a megabyte, is read only
-/// up to ``foundationLimit``. Each later start reads that first line and, for each name it
-/// shows, a few blocks of the index: the chat list and a chat's title cost what they show,
-/// not the number of contacts. The index is opened once and kept open, so a rebuild by
-/// another process never changes it under a reader.
+/// `contacts.plist` looked up by key without decoding it: `contacts.index`, a cache with one
+/// line per contact in key order, searched by halves, and a first line naming the version
+/// of `contacts.plist` it was built from. Built with the own readers (a million contacts in
+/// about a second); Foundation's decoder takes seconds a megabyte, so a file only it reads
+/// is read up to ``foundationLimit``. Kept open, so another process's rebuild never changes
+/// it under a reader.
 final class ContactIndex: @unchecked Sendable {
     // @unchecked: every stored property is a constant, and reads go through `pread`, which
     // is safe to call from any thread.
@@ -23,8 +16,7 @@ final class ContactIndex: @unchecked Sendable {
     static let sourceName = "contacts.plist"
     /// The most bytes `contacts.plist` may have.
     static let sourceLimit = 64 * 1024 * 1024
-    /// The most bytes of a `contacts.plist` that only Foundation's decoder reads (not an
-    /// array of dictionaries of strings, in the forms the own readers take).
+    /// The most bytes of a `contacts.plist` that only Foundation's decoder reads.
     static let foundationLimit = 1024 * 1024
     /// The most bytes the strings of `contacts.plist` may weigh once read: an index of a
     /// file at ``sourceLimit`` whose every name is escaped.
@@ -39,9 +31,7 @@ final class ContactIndex: @unchecked Sendable {
     let skipped: Int
     /// How many contacts the index holds.
     let count: Int
-    /// Why the index could not be written, when it was built and could not be
-    /// (``ContactsProblem/indexNotWritten(_:bytes:)``): the next start
-    /// builds it again.
+    /// Why the index, built, could not be written: the next start builds it again.
     let notWritten: ContactsProblem?
 
     /// Where the index's bytes are: an open file, or memory when it was just built.
@@ -67,9 +57,8 @@ final class ContactIndex: @unchecked Sendable {
         var contacts = 0
     }
 
-    /// The index of `root`'s `contacts.plist`; `nil` when there is no such file. Builds it
-    /// when it is missing or stale, and writes it (into `temporary`, then renamed); when
-    /// it cannot be written (or `temporary` could not be opened), ``notWritten`` says why.
+    /// The index of `root`'s `contacts.plist`, built and written when missing or stale;
+    /// `nil` when there is no such file.
     static func open(
         in root: Directory, temporary: Result<Directory, FileError>
     ) throws(ContactsProblem) -> ContactIndex? {
@@ -138,9 +127,8 @@ final class ContactIndex: @unchecked Sendable {
         return Counts(skipped: numbers[0], contacts: numbers[1])
     }
 
-    /// The entries of `contacts.plist`: read by the own readers where they take the file
-    /// (``ownEntries(of:)``), else by Foundation's decoder, up to ``foundationLimit`` bytes
-    /// and once the file's shared objects are known to stay within ``expansionLimit``.
+    /// The entries of `contacts.plist`: by the own readers where they take the file, else by
+    /// Foundation's decoder, within ``foundationLimit`` and ``expansionLimit``.
     static func entries(of bytes: [UInt8]) throws(ContactsProblem) -> [ContactEntry] {
         if let own = ownReading(of: bytes) { return try own.get() }
         guard bytes.count <= foundationLimit else { throw .notPlain(bytes: bytes.count, limit: foundationLimit) }
@@ -152,15 +140,13 @@ final class ContactIndex: @unchecked Sendable {
         return entries
     }
 
-    /// The entries as the own readers read them: a binary file by its object table, XML
-    /// with its line ends made line feeds first (as an import reads it); `nil` where neither
-    /// takes the bytes.
+    /// The entries as the own readers read them; `nil` where neither takes the bytes.
     static func ownEntries(of bytes: [UInt8]) -> [ContactEntry]? {
         try? ownReading(of: bytes)?.get()
     }
 
-    /// ``ownEntries(of:)``, or why a binary file's strings are too many to make
-    /// (``ContactsProblem/expands(limit:)``).
+    /// ``ownEntries(of:)``, or why a binary file's strings are too many to make. XML has its
+    /// line ends made line feeds first, as an import reads it.
     private static func ownReading(of bytes: [UInt8]) -> Result<[ContactEntry], ContactsProblem>? {
         if bytes.starts(with: Array("bplist".utf8)) { return BinaryChatLog.contacts(bytes, limit: expansionLimit) }
         let read =
@@ -169,15 +155,12 @@ final class ContactIndex: @unchecked Sendable {
         return read.map { .success($0) }
     }
 
-    /// The entries as Foundation's decoder reads them, line ends made line feeds as above,
-    /// after the depth check (``PropertyListInput``); `nil` when it does not read them.
+    /// The entries as Foundation's decoder reads them, line ends normalized, after the depth check.
     static func foundationEntries(of data: Data) -> [ContactEntry]? {
         try? PropertyListInput.decode([ContactEntry].self, from: ChatLogFile.lineEndsNormalized(data))
     }
 
-    /// The index of these entries: its first line (`stamp` and the counts), then one line
-    /// per contact in key order (a key given twice: its last entry); where its lines start,
-    /// and the counts.
+    /// The index of these entries, one line a key (its last entry), and where its lines start.
     private static func index(
         of entries: [ContactEntry], stamp: String
     ) -> (bytes: [UInt8], start: Int, counts: Counts) {
@@ -296,8 +279,7 @@ final class ContactIndex: @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// The index's bytes from `offset`, at most `count` of them; a failed `pread` is an
-    /// error that names `contacts.index`, never fewer lines (never "no such contact").
+    /// The index's bytes from `offset`, at most `count`; a failed `pread` is never "no such contact".
     private func read(at offset: Int, upTo count: Int) throws(FileError) -> [UInt8] {
         let count = max(0, min(count, end - offset))
         switch bytes {
@@ -330,9 +312,7 @@ final class ContactIndex: @unchecked Sendable {
         return try toNewline(from: offset - 1).map { offset + $0.count }
     }
 
-    /// The contact with this key, when `contacts.plist` has one: found by halving the
-    /// index, then reading the lines left in one pass; a failed read of the index is an
-    /// error, not an answer.
+    /// The contact with this key: the index halved, then the lines left read in one pass.
     func contact(_ key: GlobalKey) throws(FileError) -> Contact? {
         let wanted = Array(key.rawValue.utf8)
         var low = start
@@ -357,9 +337,8 @@ final class ContactIndex: @unchecked Sendable {
         return nil
     }
 
-    /// The keys that start with `prefix`, in key order, at most `limit`: found by halving the
-    /// index to where they begin, then reading on while they match. Tab after a few letters
-    /// costs the names it offers, not the whole index (a million contacts: 5.8 s a press).
+    /// The keys that start with `prefix`, in key order, at most `limit`: the index halved to
+    /// where they begin (reading it whole cost 5.8 s a Tab with a million contacts).
     func keys(startingWith prefix: String, limit: Int) throws(FileError) -> [GlobalKey] {
         let wanted = Array(prefix.utf8)
         var low = start

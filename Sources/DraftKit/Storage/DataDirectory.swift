@@ -1,25 +1,15 @@
 import Foundation
 
-/// A data directory and everything draftline keeps in it, opened through one type.
-///
-/// ```
-/// <data>/chats/, threads/, format, lock, tmp/   chat history (PropertyListHistory)
-/// <data>/contacts.plist                          extra contacts (ContactBook)
-/// <data>/line-history.<global_key>.plist         each identity's edit-line history (LineHistoryFile)
-/// <data>/runs                                    the last run number claimed (pinned clock)
-/// ```
-///
-/// The directory and its sub-directories are opened once, as descriptors; every file is
-/// reached relative to them. Drafts are never here: they live in memory only.
+/// A data directory and everything draftline keeps in it (Documentation/Storage.md),
+/// opened through one type. Drafts are never here: they live in memory only.
 public final class DataDirectory {
     /// The directory's path.
     public let path: String
     /// The chat history.
     public let history: PropertyListHistory
 
-    /// Opens a data directory, creating it (mode 0700) when missing; reads no history.
-    /// `onLockWait` hears of every wait for the directory's lock past a second, opening
-    /// included (``PropertyListHistory/onLockWait``).
+    /// Opens a data directory, creating it when missing; reads no history. `onLockWait`
+    /// hears of every wait for its lock past a second, opening included.
     public init(
         path: String, segmentCapacity: Int = PropertyListHistory.defaultSegmentCapacity,
         clock: @escaping @Sendable () -> Date = { Date() }, onLockWait: ((LockWait) -> Void)? = nil

@@ -2,13 +2,8 @@ import CFileSystem
 import Foundation
 import Glibc
 
-/// A directory held open as a descriptor: every file in it is opened, made, renamed,
-/// listed and removed relative to that descriptor (`openat`, `mkdirat`, `renameat`,
-/// `unlinkat`, `fstatat`, `readlinkat`), so a component of its path swapped for a link
-/// while draftline runs is never followed.
-///
-/// A sub-directory is opened with `O_DIRECTORY | O_NOFOLLOW` and must be a private
-/// directory of this user's. The descriptor is closed when the object goes.
+/// A directory held open as a descriptor: every file in it is reached relative to it (the
+/// `*at` calls), so a component of its path swapped for a link is never followed.
 final class Directory {
     /// The directory's descriptor.
     let descriptor: FileDescriptor
@@ -27,10 +22,8 @@ final class Directory {
 
     // MARK: - Opening directories
 
-    /// Opens the directory at `path` (`open` with `O_DIRECTORY`), making it and its
-    /// missing parents with mode 0700 when `create` is set. Links in the path given are
-    /// followed (it is the user's to choose); with `requirePrivate` the directory itself
-    /// must be private (``checkPrivate()``), checked on the descriptor, not the path.
+    /// Opens the directory at `path`, made with its missing parents (0700) when `create` is
+    /// set. Links in the path are followed: it is the user's to choose.
     static func open(_ path: String, create: Bool, requirePrivate: Bool = true) throws(FileError) -> Directory {
         if create { try makeParents(path) }
         let fd = Syscall.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -47,10 +40,8 @@ final class Directory {
         return directory
     }
 
-    /// Makes `path` and its missing parents (`mkdir`, then `chmod` 0700 on each made), and
-    /// syncs the directory each was made in (`fsync`), so a power cut cannot lose a new data
-    /// directory's name, and everything in it with it. A `stat` that fails for any reason
-    /// but `ENOENT` is an error, not a missing directory.
+    /// Makes `path` and its missing parents (0700), syncing the directory each was made in,
+    /// so a power cut cannot lose a new data directory's name.
     private static func makeParents(_ path: String) throws(FileError) {
         func missing(_ path: String) throws(FileError) -> Bool {
             var info = stat()
@@ -72,9 +63,8 @@ final class Directory {
         }
     }
 
-    /// Opens the sub-directory `name` (`openat` with `O_DIRECTORY | O_NOFOLLOW`); `nil`
-    /// when it does not exist. A link, a file or a directory that is not privately this
-    /// user's is an error.
+    /// Opens the sub-directory `name`; `nil` when it does not exist. A link, a file or a
+    /// directory that is not privately this user's is an error.
     func subdirectory(_ name: String) throws(FileError) -> Directory? {
         let fd = Syscall.openat(
             descriptor.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0, shown: path(of: name))
@@ -93,10 +83,8 @@ final class Directory {
         return directory
     }
 
-    /// Makes the sub-directory `name` with mode 0700 when it is missing (`mkdirat`, then
-    /// `fchmod` of what was made), and opens it; `made` says whether it was made. A
-    /// `mkdirat` refused where the directory exists already (a read-only file system) is
-    /// no error: the directory is there.
+    /// Makes the sub-directory `name` (0700) when it is missing, and opens it. A `mkdirat`
+    /// refused where it exists already (a read-only file system) is no error.
     func makeSubdirectory(_ name: String) throws(FileError) -> (directory: Directory, made: Bool) {
         var made = false
         if Syscall.mkdirat(descriptor.rawValue, name, 0o700, shown: path(of: name)) == 0 {
@@ -113,8 +101,7 @@ final class Directory {
         return (directory, made)
     }
 
-    /// Checks that this is a directory of this user's that no one else may write to
-    /// (`fstat`): not another user's, not shared (sticky, writable by group or others).
+    /// Checks that this is a directory of this user's that no one else may write to.
     func checkPrivate() throws(FileError) {
         let info = try descriptor.status()
         guard info.isDirectory else { throw FileError("open", path: path, refusal: .notDirectory(info.kind)) }
@@ -126,9 +113,7 @@ final class Directory {
 
     // MARK: - Entries
 
-    /// What is at `name`, a link counting as itself (`fstatat` with
-    /// `AT_SYMLINK_NOFOLLOW`); `nil` when nothing is (`ENOENT`). Any other failure is an
-    /// error, never "nothing there".
+    /// What is at `name`, a link counting as itself; `nil` only for `ENOENT`.
     func status(of name: String) throws(FileError) -> FileStatus? {
         var info = stat()
         guard Syscall.fstatat(descriptor.rawValue, name, &info, AT_SYMLINK_NOFOLLOW, shown: path(of: name)) == 0
@@ -139,12 +124,11 @@ final class Directory {
         return FileStatus(info)
     }
 
-    /// Whether anything is at `name` (``status(of:)``; its failure is an error).
+    /// Whether anything is at `name`.
     func exists(_ name: String) throws(FileError) -> Bool { try status(of: name) != nil }
 
-    /// The names in the directory, without `.` and `..` (`openat` of `.`, `fdopendir`,
-    /// `readdir` until it returns no entry): a `readdir` that ends with `errno` set is an
-    /// error, never the end of the listing.
+    /// The names in the directory, without `.` and `..`: a `readdir` that ends with `errno`
+    /// set is an error, never the end of the listing.
     func names() throws(FileError) -> [String] {
         let fd = Syscall.openat(descriptor.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, shown: path)
         guard fd >= 0 else { throw FileError("open", path: path) }
@@ -164,8 +148,7 @@ final class Directory {
         }
     }
 
-    /// Opens the file `name` in this directory through the one open-and-check
-    /// (``FileDescriptor/open(_:in:path:access:create:owned:)``).
+    /// Opens the file `name` in this directory (``FileDescriptor/open(_:in:path:access:create:owned:)``).
     func open(
         _ name: String, access: FileDescriptor.Access, create: FileDescriptor.Creation = .never, owned: Bool = false
     ) throws(FileError) -> FileDescriptor? {
@@ -202,9 +185,7 @@ final class Directory {
         }
     }
 
-    /// The target of the symbolic link `name` (`readlinkat`), or `nil`: for hints only,
-    /// since any failure reads as no link (the caller then lists the directory, which
-    /// fails loudly).
+    /// The target of the symbolic link `name`, or `nil`: for hints only (any failure is no link).
     func linkTarget(_ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
         let count = Syscall.readlinkat(descriptor.rawValue, name, &buffer, buffer.count - 1, shown: path(of: name))
@@ -212,8 +193,8 @@ final class Directory {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Points the symbolic link `name` at `target`, atomically: made in `temporary`
-    /// (`symlinkat`) and renamed over `name`. Not synced: used for hints checked before use.
+    /// Points the symbolic link `name` at `target` atomically (made in `temporary`, renamed);
+    /// not synced: for hints.
     func replaceLink(_ name: String, to target: String, temporary: Directory) throws(FileError) {
         let made = Self.temporaryName("link")
         guard Syscall.symlinkat(target, temporary.descriptor.rawValue, made, shown: temporary.path(of: made)) == 0
@@ -228,28 +209,20 @@ final class Directory {
         }
     }
 
-    /// Flushes the directory's entries to disk (`fsync`), so a rename or a new file in it
-    /// survives a power failure.
+    /// Flushes the directory's entries to disk (`fsync`).
     func sync() throws(FileError) { try descriptor.sync() }
 
-    /// Commits everything written to the file system this directory is on (`syncfs`),
-    /// rather than every file system of the machine (`sync`).
+    /// Commits everything written to the file system this directory is on (`syncfs`).
     func syncFileSystem() throws(FileError) {
         guard Syscall.syncfs(descriptor.rawValue, shown: path) == 0 else { throw FileError("syncfs", path: path) }
     }
 
     // MARK: - Replacing files
 
-    /// Replaces `name` with `data`, durably and atomically, with mode 0600.
-    ///
-    /// Writes a new file in `temporary` (same file system), `fchmod`s it to 0600,
-    /// `fsync`s it, renames it over `name` and `fsync`s this directory. A crash at any
-    /// moment leaves the old file or the new one, never a mixture; a failure before the
-    /// rename leaves the old file untouched and removes the temporary one (it throws). Once
-    /// renamed, the new file is in place whatever follows: a failed sync of the directory
-    /// is returned, not thrown (the file is there, not yet confirmed on disk), and the
-    /// caller says so. With `durable` off the two `fsync` calls are skipped: for caches and
-    /// for bulk imports that sync once at the end.
+    /// Replaces `name` with `data` atomically, mode 0600: written in `temporary`, synced,
+    /// renamed over `name`, this directory synced. A failure before the rename leaves the old
+    /// file (it throws); once renamed, a failed directory sync is returned, not thrown. With
+    /// `durable` off nothing is synced: for caches and bulk imports.
     func replace(
         _ name: String, with data: some ContiguousBytes, temporary: Directory, durable: Bool = true
     ) throws(FileError) -> FileError? {
@@ -257,8 +230,7 @@ final class Directory {
         return try replace(name, with: data, temporary: temporary, durable: durable, timings: &ignored)
     }
 
-    /// Replaces `name` with `data` (``replace(_:with:temporary:durable:)``), adding the time
-    /// of each step to `timings`.
+    /// ``replace(_:with:temporary:durable:)``, adding the time of each step to `timings`.
     func replace(
         _ name: String, with data: some ContiguousBytes, temporary: Directory, durable: Bool,
         timings: inout AppendTimings

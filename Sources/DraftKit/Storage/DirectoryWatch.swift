@@ -1,18 +1,13 @@
 import Glibc
 
 /// A descriptor that becomes readable when a file in a directory is written, created or
-/// renamed into it (Linux's `inotify`).
-///
-/// The only user of `inotify` in draftline. What changed is not kept: a reader drains
-/// the events (``drain()``) and looks for itself; whether more is waiting is the reader's
-/// slice's to say (``FeedSlice/hasMore``), not the descriptor's. Where `inotify` is
-/// missing or out of watches, there is no watch and the caller asks at intervals instead.
+/// renamed into it (`inotify`, the only user of it). What changed is not kept: a reader
+/// drains the events and looks for itself.
 final class DirectoryWatch {
     /// Readable when there are events: the `inotify` instance.
     let descriptor: Int32
 
-    /// Watches `directory` (`inotify_init1`, `inotify_add_watch` on `/proc/self/fd/N`, the
-    /// directory opened, not its path), or `nil` when the kernel refuses.
+    /// Watches `directory` (by `/proc/self/fd/N`, not its path); `nil` when the kernel refuses.
     init?(directory: Directory) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }

@@ -2,19 +2,13 @@ import Foundation
 import Glibc
 
 /// Which calls through ``Syscall`` fail, and with which `errno`: the storage's anomaly
-/// tests, in the manner of swift-system's mocking driver and SQLite's I/O-error tests.
-///
-/// Calls are numbered from 0 in the order they are made, whatever they are. A rule fails
-/// one call, or every call from one on (all of them, or only those that change the file
-/// system: a read-only disk), without running it; the trace records each call's name and
-/// the path it was made on. A test makes a plan active for the code it runs
-/// (``withActive(_:_:)``); the `DRAFTLINE_FAULTS` environment variable makes one active
-/// for a whole process (``init(specification:)`` says how it is written).
+/// tests. Calls are numbered from 0 in the order they are made; a rule fails one, or every
+/// one from there on, without running it. A test makes a plan active (``withActive(_:_:)``);
+/// `DRAFTLINE_FAULTS` makes one active for a whole process (``init(specification:)``).
 public final class FaultPlan: @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`.
 
-    /// One way calls fail: among the calls it matches, counted from 0, the `first`-th
-    /// (and every later one, `onward`).
+    /// One way calls fail: the `first`-th of the calls it matches (and every later one, `onward`).
     public struct Rule: Equatable, Sendable {
         /// The first matching call it fails.
         public var first: Int
@@ -158,8 +152,7 @@ public final class FaultPlan: @unchecked Sendable {
     /// Every call made, in order, when the plan records them.
     public var trace: [Entry] { lock.withLock { entries } }
 
-    /// Numbers call `name` on `path`: its number, and the `errno` it fails with (`nil` to
-    /// let it run).
+    /// Numbers call `name` on `path`: its number, and the `errno` it fails with (`nil`: it runs).
     func intercept(_ name: Syscall.Name, path: String, flags: Int32, other: String) -> (Int, Int32?) {
         lock.lock()
         defer { lock.unlock() }
@@ -193,8 +186,7 @@ public final class FaultPlan: @unchecked Sendable {
         }
     }
 
-    /// The plan the calls of this task go through; the environment's when none was made
-    /// active.
+    /// The plan the calls of this task go through.
     @TaskLocal static var active: FaultPlan?
 
     /// The plan `DRAFTLINE_FAULTS` describes for the whole process, when it is set.

@@ -1,13 +1,9 @@
 import Foundation
 import Glibc
 
-/// An open file descriptor: a small value over the `Int32` the kernel gave, in the manner
-/// of swift-system's `FileDescriptor`.
-///
-/// Each method wraps one C call, named in its summary, made through ``Syscall`` (so a
-/// ``FaultPlan`` can fail it), and throws a ``FileError`` that carries the call, the path
-/// and `errno`. The value does not close itself: its owner calls ``close()`` once, or
-/// scopes it with ``closeAfter(_:)``.
+/// An open file descriptor, in the manner of swift-system's: each method one C call through
+/// ``Syscall``, throwing a ``FileError``. It does not close itself: its owner calls
+/// ``close()`` once, or scopes it with ``closeAfter(_:)``.
 struct FileDescriptor: Equatable, Sendable {
     /// The kernel's number for the open file.
     let rawValue: Int32
@@ -25,16 +21,10 @@ struct FileDescriptor: Equatable, Sendable {
         case readWrite
     }
 
-    /// Opens `name` relative to `directory` (`openat`; an absolute or relative path when
-    /// `directory` is `nil`), never through a link, never waiting on a FIFO or a device,
-    /// and checks with `fstat` that it is a regular file, of this user's when it is ours to
-    /// write: the one open-and-check of every file draftline reads or writes.
-    ///
-    /// `O_NOFOLLOW` makes a link in the last component an error (`ELOOP`), `O_NONBLOCK`
-    /// keeps a FIFO from blocking the open, `O_NOCTTY` keeps a terminal from becoming the
-    /// controlling one, `O_CLOEXEC` keeps the descriptor from a child. With `create` set,
-    /// a missing file is made with mode 0600 (`O_CREAT`, and `O_EXCL` when `create` is
-    /// `.new`). Returns `nil` when the file does not exist and none was to be made.
+    /// Opens `name` relative to `directory` (a path when `nil`), never through a link, never
+    /// waiting on a FIFO, and checks that it is a regular file (of this user's, when `owned`):
+    /// the one open-and-check of every file draftline reads or writes. `nil` when the file
+    /// does not exist and none was to be made (0600).
     static func open(
         _ name: String, in directory: FileDescriptor? = nil, path: String? = nil, access: Access,
         create: Creation = .never, owned: Bool = false
@@ -88,8 +78,7 @@ struct FileDescriptor: Equatable, Sendable {
         return FileStatus(info)
     }
 
-    /// Reads up to `count` bytes at the current offset (`read`, again after `EINTR`); an
-    /// empty result is the end of the file. Any other failure (`EAGAIN` included) throws.
+    /// Reads up to `count` bytes at the current offset; empty at the end of the file.
     func read(upTo count: Int) throws(FileError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { Syscall.read(rawValue, $0.baseAddress, count, shown: path) }
@@ -97,8 +86,7 @@ struct FileDescriptor: Equatable, Sendable {
         return Array(buffer[0..<n])
     }
 
-    /// Reads up to `count` bytes at `offset` without moving the file's offset (`pread`,
-    /// again after `EINTR`), fewer only at the end of the file.
+    /// Reads up to `count` bytes at `offset` (`pread`), fewer only at the end of the file.
     func read(at offset: Int, upTo count: Int) throws(FileError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
@@ -113,9 +101,7 @@ struct FileDescriptor: Equatable, Sendable {
         return Array(buffer[0..<filled])
     }
 
-    /// The rest of the file (`read` until it returns nothing), at most `limit` bytes: more
-    /// is refused (``FileError/Refusal/tooLarge(limit:)``), never an allocation of whatever
-    /// size a file claims. A short read is read on from; a failed one throws.
+    /// The rest of the file, at most `limit` bytes (more is refused, never allocated).
     func readAll(limit: Int) throws(FileError) -> Data {
         var data = Data()
         while true {
@@ -128,8 +114,7 @@ struct FileDescriptor: Equatable, Sendable {
         }
     }
 
-    /// Writes every byte (`write`, again after `EINTR` and after a short write), or throws
-    /// with the `errno` of the write that failed.
+    /// Writes every byte, again after a short write.
     func writeAll<Bytes: ContiguousBytes>(_ bytes: Bytes) throws(FileError) {
         let failed = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32? in
             guard let base = buffer.baseAddress else { return nil }
@@ -149,8 +134,7 @@ struct FileDescriptor: Equatable, Sendable {
         guard Syscall.fsync(rawValue, shown: path) == 0 else { throw FileError("fsync", path: path) }
     }
 
-    /// Flushes the file's data, and the metadata needed to read it back (its size), to the
-    /// disk (`fdatasync`): what an append must have there before it is acknowledged.
+    /// Flushes the file's data and its size to the disk (`fdatasync`).
     func syncData() throws(FileError) {
         guard Syscall.fdatasync(rawValue, shown: path) == 0 else { throw FileError("fdatasync", path: path) }
     }
@@ -160,25 +144,21 @@ struct FileDescriptor: Equatable, Sendable {
         guard Syscall.ftruncate(rawValue, size, shown: path) == 0 else { throw FileError("ftruncate", path: path) }
     }
 
-    /// Sets the permission bits, whatever the umask was when the file was made (`fchmod`).
+    /// Sets the permission bits, whatever the umask (`fchmod`).
     func setMode(_ mode: mode_t) throws(FileError) {
         guard Syscall.fchmod(rawValue, mode, shown: path) == 0 else { throw FileError("fchmod", path: path) }
     }
 
-    /// Closes the descriptor (`close`). A failure is ignored here: after `close` the number
-    /// is free whatever it returned; a writer that must know calls ``closeChecked()``.
+    /// Closes the descriptor, ignoring a failure (``closeChecked()`` does not).
     func close() { _ = Syscall.close(rawValue, shown: path) }
 
-    /// Closes the descriptor (`close`) and says whether the kernel reported a deferred
-    /// write error. `EINTR` is none: on Linux the descriptor is closed, and the data went
-    /// where a write put it.
+    /// Closes the descriptor, throwing a deferred write error (`EINTR` is none on Linux).
     func closeChecked() throws(FileError) {
         guard Syscall.close(rawValue, shown: path) == 0 || errno == EINTR else { throw FileError("close", path: path) }
     }
 
-    /// Takes or drops an advisory lock on the file (`flock`, again after `EINTR`):
-    /// `LOCK_EX`, `LOCK_SH`, `LOCK_UN`, with `LOCK_NB` not to wait. `false` when `LOCK_NB`
-    /// was given and another process holds the lock.
+    /// Takes or drops an advisory lock (`flock`); `false` when `LOCK_NB` was given and
+    /// another process holds it.
     @discardableResult
     func lock(_ operation: Int32) throws(FileError) -> Bool {
         guard Syscall.flock(rawValue, operation, shown: path) == 0 else {

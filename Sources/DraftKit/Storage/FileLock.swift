@@ -1,17 +1,8 @@
 import Glibc
 
-/// An exclusive advisory lock on a lock file, shared by every draftline process that uses
-/// one data directory.
-///
-/// Wraps `flock(LOCK_EX)` on a file of its own (never on the data files, which are
-/// replaced by rename). The file descriptor stays open for the life of the object. The
-/// lock is reentrant within the object: a body that takes it again runs at once, and the
-/// lock is released when the outermost body returns.
-///
-/// No wait is unbounded: the lock is tried without blocking, again every few milliseconds,
-/// and after ``noticeAfter`` seconds ``onWait`` is told who holds it (once a wait); past
-/// ``limit`` the body does not run and an error names the holders
-/// (``FileError/Refusal/lockHeld(_:)``).
+/// An exclusive `flock` on a lock file of its own (the data files are replaced by rename),
+/// shared by every draftline on one data directory; reentrant within the object. No wait is
+/// unbounded: past ``limit`` the body does not run and the error names the holders.
 final class FileLock {
     let path: String
     private let file: FileDescriptor
@@ -25,15 +16,12 @@ final class FileLock {
     var onWait: ((LockWait) -> Void)?
 
     /// Why the data directory cannot be written, when the lock file could only be opened
-    /// for reading (a read-only file system, a directory without write permission): the
-    /// lock still orders readers, and the history refuses every write with this.
+    /// for reading: the lock still orders readers, and the history refuses every write.
     let readOnly: FileError?
 
-    /// Opens the lock file `name` in `directory`, making it (mode 0600) when missing. An
-    /// existing one must be a regular file of this user's; a link is never followed
-    /// (`O_NOFOLLOW`; with `O_EXCL`, not even a dangling one), and nothing that was there
-    /// is changed. Where it can only be opened for reading (`EROFS`, `EACCES`, `EPERM`),
-    /// it is (`flock` needs no write access) and ``readOnly`` says why.
+    /// Opens the lock file `name` in `directory`, made (0600) when missing; an existing one
+    /// must be a regular file of this user's. Where it can only be opened for reading, it
+    /// is (`flock` needs no write access) and ``readOnly`` says why.
     init(_ name: String, in directory: Directory) throws(FileError) {
         path = directory.path(of: name)
         var made: FileDescriptor?
@@ -69,16 +57,13 @@ final class FileLock {
 
     deinit { file.close() }
 
-    /// Runs `body` while holding the lock; past ``limit`` it throws an error naming who
-    /// holds it (``FileError/Refusal/lockHeld(_:)``).
+    /// Runs `body` while holding the lock.
     func withLock<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
         if depth == 0 { try Self.take(file, LOCK_EX, path: path, limit: limit, onWait: onWait) }
         return try holding(body)
     }
 
-    /// Runs `body` when the lock is free now (or this object holds it already); `nil`,
-    /// without running it, when another holds it: one `flock(LOCK_EX | LOCK_NB)`
-    /// (``FileDescriptor/lock(_:)``), never a wait.
+    /// Runs `body` when the lock is free now (or held already); `nil` when another holds it.
     func withLockIfFree<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T? {
         if depth == 0, try !file.lock(LOCK_EX | LOCK_NB) { return nil }
         return try holding(body)
@@ -94,12 +79,8 @@ final class FileLock {
         return try body()
     }
 
-    /// Takes `operation` (`LOCK_EX`, `LOCK_SH`) on `file` without ever blocking in the
-    /// kernel: tried at once, then every millisecond for the first ``noticeAfter`` seconds and
-    /// every 10 ms after that, until `limit` seconds have passed; `onWait`
-    /// hears who holds it after ``noticeAfter``. Wraps `flock` with `LOCK_NB`
-    /// (``FileDescriptor/lock(_:)``); a lock still held at the limit is an error naming who
-    /// holds it (``FileError/Refusal/lockHeld(_:)``), a call that fails is its own error.
+    /// Takes `operation` on `file` without ever blocking in the kernel (`LOCK_NB`, tried
+    /// again), until `limit` seconds; `onWait` hears who holds it after ``noticeAfter``.
     static func take(
         _ file: FileDescriptor, _ operation: Int32, path: String, limit: Double?, onWait: ((LockWait) -> Void)?
     ) throws(FileError) {

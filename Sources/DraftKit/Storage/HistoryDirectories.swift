@@ -1,12 +1,5 @@
 /// The directories of a data directory that history keeps, each opened once, as
-/// descriptors, when the history is opened: every file after that is reached relative to
-/// them, so a directory swapped for a link while draftline runs is never followed.
-///
-/// ```
-/// <data>/            root: format, lock, recent, contacts.plist, line-history.<key>.plist, runs
-///   chats/<name>/    private chats          threads/<name>/   comment threads
-///   tmp/             files being written    live/             the journal
-/// ```
+/// descriptors: every file after that is reached relative to them.
 final class HistoryDirectories {
     /// The data directory.
     let root: Directory
@@ -19,9 +12,8 @@ final class HistoryDirectories {
     /// The journal.
     let live: Directory
 
-    /// Opens the data directory at `path`, making it (and its missing parents) and each
-    /// sub-directory with mode 0700 when missing; the data directory is synced when one was
-    /// made, so a crash cannot lose it.
+    /// Opens the data directory at `path`, making it and each sub-directory (0700) when
+    /// missing; the data directory is synced when one was made.
     init(path: String) throws(FileError) {
         let root = try Directory.open(path, create: true)
         var made = false
@@ -54,14 +46,12 @@ final class HistoryDirectories {
         }
     }
 
-    /// A chat's directory, when it exists. A link, a file or a shared directory where it
-    /// belongs is an error: nothing in it is read or written.
+    /// A chat's directory, when it exists; a link, a file or a shared directory is an error.
     func directory(of chat: ChatID) throws(FileError) -> Directory? {
         try root(of: chat.kind).subdirectory(chat.rawValue)
     }
 
-    /// A chat's directory, made (mode 0700) when it is missing; with `durable`, the new
-    /// directory's entry is synced.
+    /// A chat's directory, made when it is missing; with `durable`, its new entry synced.
     func makeDirectory(of chat: ChatID, durable: Bool) throws(FileError) -> Directory {
         let parent = root(of: chat.kind)
         let (directory, made) = try parent.makeSubdirectory(chat.rawValue)

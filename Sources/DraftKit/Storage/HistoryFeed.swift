@@ -1,21 +1,12 @@
-/// What was appended to history since a feed last looked: by this process or another
-/// one on the same data directory.
-///
-/// A front end waits on ``descriptor`` together with the keyboard, and calls ``take()``
-/// when it becomes readable (or, when it is -1, every ``HistoryFeedPolling/interval``).
-/// Each call does a bounded amount of work and says whether more is waiting
-/// (``FeedSlice/hasMore``, the one signal of it): while it is, a loop serves the keys
-/// waiting, then takes the next slice without waiting, so a flood never starves the
-/// keyboard. The session decides which arrivals concern its user
-/// (``Session/receive(_:)``).
+/// What was appended to history since a feed last looked, by any process on the data
+/// directory. A front end waits on ``descriptor`` with the keyboard and calls ``take()``,
+/// a bounded slice; while ``FeedSlice/hasMore``, it serves the keys waiting, then takes the
+/// next, so a flood never starves the keyboard.
 public protocol HistoryFeed: AnyObject {
-    /// A descriptor that becomes readable when there may be news; -1 when there is none
-    /// and the feed has to be asked at intervals. The number stays the same for the
-    /// feed's life.
+    /// Readable when there may be news, the same for the feed's life; -1: ask at intervals.
     var descriptor: Int32 { get }
 
-    /// The next slice of the messages appended since the last call (or since the feed was
-    /// made), in the order the appends happened: each one once.
+    /// The next slice of the messages appended since the last call, in order, each once.
     func take() -> FeedSlice
 }
 
@@ -53,7 +44,6 @@ public struct Arrival: Equatable, Sendable {
 
 /// How often a feed without a descriptor is asked.
 public enum HistoryFeedPolling {
-    /// A quarter of a second: arrivals show within it, and an idle process wakes four
-    /// times a second.
+    /// A quarter of a second: arrivals show within it; an idle process wakes four times a second.
     public static let interval = 0.25
 }

@@ -12,8 +12,7 @@
 ///   and reports a warning;
 /// - warnings travel with what a call returns (``Reading``), to the caller that asked.
 public protocol HistoryStore: AnyObject {
-    /// Stores a message at the end of its chat; returns what went wrong that did not stop
-    /// it from being stored (the other processes were not told, say).
+    /// Stores a message at the end of its chat; returns what went wrong that did not stop it.
     @discardableResult
     func append(_ message: Message, to chat: ChatID) throws(StoreError) -> [StoreWarning]
 
@@ -26,9 +25,8 @@ public protocol HistoryStore: AnyObject {
     /// Every chat with history, each with its last message and when it was sent.
     func chats() throws(StoreError) -> Reading<[ChatSummary]>
 
-    /// The `limit` chats that changed last among those `include` accepts, newest first,
-    /// each with its last message: what the chat list shows, at a cost in what it shows
-    /// rather than in how many chats there are.
+    /// The `limit` chats that changed last among those `include` accepts, newest first, each
+    /// with its last message: the chat list, at a cost in what it shows.
     func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]>
 
     /// A feed of the messages appended from now on, by this process or any other.
@@ -44,9 +42,8 @@ public protocol BulkHistoryStore: HistoryStore {
     /// Every message of a chat, oldest first.
     func allMessages(in chat: ChatID) throws(StoreError) -> Reading<[Message]>
 
-    /// Appends many messages to a chat at once. With `durable` off they are stored without
-    /// being synced one by one (``commit()`` does that once); with `announce` off the
-    /// running draftlines are not told.
+    /// Appends many messages to a chat at once; with `durable` off unsynced until
+    /// ``commit()``, with `announce` off untold to the running draftlines.
     @discardableResult
     func appendAll(
         _ messages: [Message], to chat: ChatID, durable: Bool, announce: Bool
@@ -56,7 +53,6 @@ public protocol BulkHistoryStore: HistoryStore {
     /// Makes everything appended without `durable` safe on the disk.
     func commit() throws(StoreError)
 
-    /// Runs `body` while no other writer (another process on the same history) can
-    /// append: what is read in it is still so when it appends. Reentrant.
+    /// Runs `body` while no other writer can append (reentrant).
     func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T
 }

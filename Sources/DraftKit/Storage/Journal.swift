@@ -1,12 +1,6 @@
-/// The data directory's journal, `live/journal`: one line per message appended, in the
-/// order of the appends, so that every process on the directory learns what the others
-/// sent without reading any chat it was not told of.
-///
-/// Writers append under the history's lock, after the message is stored: a reader that
-/// sees a line finds the message. Past ``rotationSize`` bytes the file is renamed
-/// `journal.1` (replacing an older one) and a new one begins; a reader that follows the
-/// old file reads it to its end before it moves on. The journal is a notification and is
-/// never synced: losing it in a crash loses no message, only the live display of one.
+/// The data directory's journal, `live/journal`: one line per message appended, written
+/// under the lock after the message is stored, never synced (a notification, not data).
+/// Past ``rotationSize`` bytes it is renamed `journal.1` and a new one begins.
 struct Journal {
     /// The directory the journal lives in (watched for changes).
     let directory: Directory
@@ -23,19 +17,10 @@ struct Journal {
     }
 }
 
-/// Follows the journal from where it ended when the reader was made, a bounded slice at
-/// a time.
-///
-/// Each ``take()`` reads at most twice ``sliceBytes`` and returns at most ``sliceRecords``
-/// records, and says whether more is waiting, so a caller can serve the keyboard between
-/// slices. Memory holds one slice and one unfinished line, whatever the journal holds.
-/// When more than ``backlogLimit`` bytes are waiting (a flood of lines from a process
-/// that is not draftline), the reader skips to the end and says how much it skipped.
-///
-/// A read that fails never makes old lines new: when the journal's end could not be
-/// learnt at the start (its open or `fstat` failed), the journal is read from where it
-/// ends once it can be opened; a read or a look that fails is tried again at the next
-/// slice, from the same place.
+/// Follows the journal from where it ended when the reader was made, a bounded slice at a
+/// time (memory holds one slice and one unfinished line); past ``backlogLimit`` bytes
+/// waiting, it skips to the end and says how much. A read that fails never makes old lines
+/// new: it is tried again at the next slice, from the same place.
 final class JournalReader {
     let journal: Journal
     private var current: FileDescriptor?
@@ -49,8 +34,7 @@ final class JournalReader {
     private var discarding = false
     /// Whole lines read but not yet turned into records.
     private var lines: ArraySlice<ArraySlice<UInt8>> = []
-    /// The most bytes of the journal this reader has held at once (lines read, and the
-    /// start of one being written): a figure for the fuzzers and tests.
+    /// The most bytes of the journal this reader has held at once (for fuzzers and tests).
     private(set) var mostBytesHeld = 0
 
     /// The most bytes one slice reads.
@@ -137,9 +121,8 @@ final class JournalReader {
         return slice
     }
 
-    /// Reads the next chunk into ``lines``; moves to a new journal once the old one is
-    /// read to its end. `false` when there is nothing more to read now (or the read failed:
-    /// `failure`, tried again from the same place at the next slice).
+    /// Reads the next chunk into ``lines``, moving to a rotated journal's successor once the
+    /// old one is read; `false` when there is nothing more now (or the read failed: `failure`).
     private func readChunk(failing failure: inout FileError?) -> Bool {
         guard let file = current else { return false }
         let chunk: [UInt8]
@@ -180,8 +163,7 @@ final class JournalReader {
         return true
     }
 
-    /// Keeps the start of a line still being written, unless it is already too long to be
-    /// a record: then the rest of it is dropped as it comes.
+    /// Keeps the start of a line still being written, unless it is too long to be a record.
     private func keepPartial(_ bytes: [UInt8]) {
         if bytes.count > JournalRecord.maximumLineBytes {
             partial = []

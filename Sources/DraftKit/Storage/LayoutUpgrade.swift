@@ -1,17 +1,9 @@
 import Foundation
 
-/// Brings a data directory written by an older draftline up to the current layout.
-///
-/// Version 1 (no `format` file) kept comment threads in `chats/` beside private chats,
-/// so the thread `tweet 1` and a user called `tweet_1` shared a history. Version 2 keeps
-/// threads in `threads/`. The upgrade moves each `chats/<kind>_<id>` there (unless
-/// `isUser` says the name is a user's: then it stays a private chat), syncs both
-/// directories, and only then writes `format`; a crash part way leaves a directory the
-/// next start finishes. Runs under the data directory's lock.
-///
-/// Nothing is concluded from a read that failed: a `format` that cannot be read, a
-/// listing of `chats/` that fails or contacts that cannot be read (`isUser` throws) stop
-/// the upgrade with that error, before anything is moved or `format` is written.
+/// Brings a version 1 data directory (no `format`; threads in `chats/`, so the thread
+/// `tweet 1` and a user `tweet_1` shared a history) up to version 2: each `chats/<kind>_<id>`
+/// not a user's moves to `threads/`, both are synced, then `format` is written, so a crash
+/// part way is finished by the next start. A read that fails stops it before anything moves.
 struct LayoutUpgrade {
     let directories: HistoryDirectories
 

@@ -2,14 +2,9 @@ import Foundation
 import Glibc
 
 /// A file draftline writes at a path the user gave (`export FILE`, `--trace-file PATH`):
-/// never inside the data directory, and never anything but a regular file.
-///
-/// The path's directory is opened as the user named it (links followed: it is theirs to
-/// choose), and it and every directory above it (`openat` of `..` up to `/`) are compared
-/// with the data directory by device and inode, so no spelling (`DATA/../DATA`, a link to
-/// it, a bind mount of it) reaches a file draftline owns. What is at the name must be a
-/// regular file or nothing: a FIFO, a device, a directory or a link is refused, never
-/// replaced or written through.
+/// never a file but a regular one, and never inside the data directory, by any spelling
+/// (`DATA/../DATA`, a link, a bind mount): the directories up to `/` are compared with it
+/// by device and inode.
 public struct OutputPath {
     /// The path as given.
     public let path: String
@@ -41,9 +36,7 @@ public struct OutputPath {
         try checkRegular()
     }
 
-    /// The data directory's device and inode (`open`, `fstat`), to check `path` against;
-    /// `nil` only when it is not there (`ENOENT`): a call that fails for any other reason
-    /// is an error, never "nothing can be in it".
+    /// The data directory's device and inode; `nil` only when it is not there (`ENOENT`).
     private static func identity(
         ofDataDirectory dataDirectory: String, checking path: String
     ) throws(OutputPathError) -> FileStatus? {
@@ -70,12 +63,8 @@ public struct OutputPath {
         }
     }
 
-    /// Replaces the file with `data`, durably and atomically, mode 0600: written beside
-    /// it with no name until it is whole (``replaceUnnamed(with:)``), synced, given a name
-    /// and renamed into place, the directory synced. Where the file system makes no file
-    /// without a name, written under a temporary name instead. When it throws, the file is
-    /// as it was; once renamed into place, a failed sync of the directory is returned (the
-    /// file is there, not yet confirmed on disk).
+    /// Replaces the file with `data`, durably and atomically (``replaceUnnamed(with:)``, else
+    /// under a temporary name); once in place, a failed sync of the directory is returned.
     public func replace(with data: Data) throws(OutputPathError) -> FileError? {
         try checkRegular()
         do throws(FileError) {
@@ -86,13 +75,10 @@ public struct OutputPath {
         }
     }
 
-    /// Writes `data` into a file without a name in the destination's directory
-    /// (`openat(O_TMPFILE)`), syncs it, then names it (`linkat` of `/proc/self/fd/N`) and
-    /// renames it over the destination with SIGTERM, SIGINT, SIGHUP and SIGQUIT held off
-    /// between the two (`pthread_sigmask`): an export stopped at any moment, killed too,
-    /// leaves nothing beside the destination (a named temporary file was left for good,
-    /// up to the whole history's size). ``Unnamed/unsupported`` where the file system or
-    /// `/proc` does not allow it (nothing was left either).
+    /// Writes `data` into a file without a name (`O_TMPFILE`), syncs it, then names it and
+    /// renames it over the destination with the stopping signals held off between the two:
+    /// an export killed at any moment leaves nothing beside the destination (a named
+    /// temporary file was left for good, up to the history's size).
     func replaceUnnamed(with data: Data) throws(FileError) -> Unnamed {
         let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
         let opened = Syscall.openat(
@@ -141,8 +127,8 @@ public struct OutputPath {
         case replaced(unconfirmed: FileError?)
     }
 
-    /// Opens the file for appending, made 0600 when missing: a regular file with no other
-    /// name (a hard link could be a file of the data directory).
+    /// Opens the file for appending, made 0600 when missing; one with other names is refused
+    /// (a hard link could be a file of the data directory).
     func openForAppending() throws(OutputPathError) -> FileDescriptor {
         do throws(FileError) {
             guard let file = try parent.open(name, access: .append, create: .ifMissing) else {
@@ -184,8 +170,7 @@ public struct OutputPathError: Error, Equatable, Sendable {
 }
 
 extension Directory {
-    /// Whether this directory, or any directory above it, is the one `identity` names
-    /// (`fstat`, then `openat` of `..` until `/`, whose parent is itself).
+    /// Whether this directory, or any above it (`..` until `/`), is the one `identity` names.
     func isInside(_ identity: FileStatus) throws(OutputPathError) -> Bool {
         var current = descriptor
         var opened: [FileDescriptor] = []

@@ -56,15 +56,13 @@ final class PropertyListFeed: HistoryFeed {
     }
 }
 
-/// The messages journal records point at, each read where it lies in its segment (its
-/// offset table's entry: what a record costs is its one message, however big the segment),
-/// the segment read whole only when its bytes are not whole; a record pointing past a
-/// segment's end, or repeated, costs two `fstatat` calls while the segment stays the same
-/// file, never another reading.
+/// The messages journal records point at, each read where it lies in its segment (a record
+/// costs its one message, however big the segment), the segment read whole only when its
+/// bytes are not whole; a record past the end, or repeated, costs an `fstatat` while the
+/// segment stays the same file.
 struct RecordLookup {
-    /// A segment file as it was when it was read: its status (a segment is replaced by
-    /// rename, so a new version is a new file; an inode number can be used again, so size
-    /// and time of change count too) and how many messages it held.
+    /// A segment file as it was when read (an inode can be used again: size and times count)
+    /// and how many messages it held.
     private struct Seen {
         var status: FileStatus
         var count: Int
@@ -78,9 +76,7 @@ struct RecordLookup {
     /// How many segments' counts are remembered.
     static let remembered = 256
 
-    /// The message a record points at, when it is still there (a segment repaired since, a
-    /// chat directory that is not a directory, a position past the end give `nil`). A call
-    /// that fails throws.
+    /// The message a record points at, when it is still there. A call that fails throws.
     mutating func message(at record: JournalRecord, in history: PropertyListHistory) throws(FileError) -> Message? {
         let folder: Directory
         do throws(FileError) {
@@ -129,20 +125,15 @@ struct RecordLookup {
 
     /// What reading one message of a segment by its offset table's entry found.
     private enum OneRead {
-        /// No such segment, or no regular file of a size a whole read takes
-        /// (``SegmentStore/bytes(_:in:)`` finds it so too).
+        /// No such segment, or no regular file of a size a whole read takes.
         case missing
-        /// The file's status as read from its descriptor, how many messages it holds, and
-        /// the one at the place asked (`nil` past the end).
+        /// The file's status, how many messages it holds, and the one asked (`nil` past the end).
         case read(FileStatus, count: Int, Message?)
-        /// Bytes that are not a whole segment (a torn append, another process's append half
-        /// written) or are Foundation's decoder's to read: the whole segment is read instead.
+        /// Bytes not a whole segment (an append half written) or Foundation's to read.
         case notWhole
     }
 
-    /// The message at `position` of segment `name`, read where it lies through one open
-    /// descriptor (`pread` of the trailer, the offset table and that message's objects:
-    /// ``SegmentCodec/message(size:at:reading:)``). A call that fails throws.
+    /// The message at `position` of segment `name`, read where it lies (``BinaryChatLog/message(size:at:reading:)``).
     private static func one(_ name: String, in folder: Directory, at position: Int) throws(FileError) -> OneRead {
         let file: FileDescriptor
         do throws(FileError) {

@@ -3,24 +3,12 @@ import Foundation
 /// Appending: a send extends the chat's last segment in place; new segments are written
 /// whole, atomically.
 extension PropertyListHistory {
-    /// Appends many messages to a chat at once, filling its last segment and then whole
-    /// new ones: for importing and for filling a data directory to test with.
-    ///
-    /// Under the lock, the last segment is opened and its layout read (``SegmentTail``):
-    /// the messages that fit are appended to it in one write, synced with `fdatasync`.
-    /// Segments that start with this append are written to `tmp/`, synced, renamed into
-    /// place, and their directory synced. A last segment of an older form (or one whose
-    /// references are too narrow) is decoded and written anew the same way. With `durable`
-    /// off nothing is synced (a bulk load that syncs once at the end) and segments fill up
-    /// to ``bulkSegmentCapacity``; with `announce` off
-    /// the journal is not told (a bulk load that no running process needs to see arrive).
-    /// Returns what failed after the messages were stored: the journal or the chat list's
-    /// index could not be written (each said once, until it works again), or the last sync
-    /// failed once they were in place (``StoreWarning/notConfirmed(_:)``: stored, not yet
-    /// confirmed on disk; storing them again would store them twice). When it throws,
-    /// nothing of the messages is in the chat's last segment as it was read, and segments
-    /// this append started are in place only up to the one that failed (an import counts
-    /// what it stored chat by chat). A data directory that cannot be written refuses at once.
+    /// Appends many messages to a chat at once: the last segment extended in place
+    /// (``SegmentTail``), or written anew when it cannot be, then whole new segments. With
+    /// `durable` off nothing is synced and segments fill to ``bulkSegmentCapacity``.
+    /// Returns what failed once the messages were stored (storing them again would store
+    /// them twice). When it throws, the last segment is as it was read, and the new segments
+    /// are in place up to the one that failed (an import counts what it stored chat by chat).
     @discardableResult
     public func appendAll(
         _ new: [Message], to chat: ChatID, durable: Bool = true, announce: Bool = true

@@ -1,8 +1,7 @@
 /// The chat list: each chat's last message, for the chats the index names last.
 extension PropertyListHistory {
-    /// Lists both chat directories and reads each chat's last segment: a cost in the
-    /// number of chats, paid for `/chats all` (and once to build the index). A chat that
-    /// cannot be read is listed without its last message, with a warning.
+    /// Every chat with its last segment read: a cost in the number of chats, paid for
+    /// `/chats all` (and once to build the index).
     public func chats() throws(StoreError) -> Reading<[ChatSummary]> {
         var warnings: [StoreWarning] = []
         let summaries = try chatIDs().compactMap { chat in
@@ -13,11 +12,8 @@ extension PropertyListHistory {
         return Reading(summaries, warnings: warnings)
     }
 
-    /// The chats the index `recent` names last, newest first, each read for its last
-    /// message only: as many segments as chats shown. A chat whose directory is gone
-    /// since is left out; one that cannot be read is listed with a warning. Without an
-    /// index, every chat is read and sorted. An index that cannot be read, or a chat's
-    /// directory that cannot be looked at, is an error: never a shorter list.
+    /// The chats the index `recent` names last, newest first, each read for its last message
+    /// only (without an index, every chat). A failed read is an error, never a shorter list.
     public func recentChats(limit: Int, where include: (ChatID) -> Bool) throws(StoreError) -> Reading<[ChatSummary]> {
         let found = try Self.available { () throws(FileError) in
             try recent.newest(limit) { (chat: ChatID) throws(FileError) -> Bool in
@@ -46,13 +42,11 @@ extension PropertyListHistory {
     }
 
     /// How many bytes of the chat list's index the last ``recentChats(limit:where:)`` looked
-    /// at: each byte once, and at most 256 more a block, however the file ends (a figure
-    /// for the fuzzers and tests).
+    /// at (for the fuzzers and tests).
     public var chatListBytesScanned: Int { recent.bytesScanned }
 
-    /// A chat's last message; `nil` when it has none. A chat that cannot be read gives a
-    /// summary without one, and a warning. Without `repair`, a damaged segment is passed
-    /// over as it is (and set aside when a later read meets it).
+    /// A chat's summary; `nil` when it has no segment. One that cannot be read has no last
+    /// message, and a warning. Without `repair`, a damaged segment is passed over as it is.
     func summary(of chat: ChatID, repair: Bool) -> Reading<ChatSummary?> {
         var warnings: [StoreWarning] = []
         do throws(FileError) {

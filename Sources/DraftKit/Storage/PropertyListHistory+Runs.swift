@@ -1,23 +1,15 @@
 import Foundation
 
-/// Run numbers: what keeps message IDs apart when the clock is pinned.
-///
-/// With `SOURCE_DATE_EPOCH` set every process reads the same time, so the milliseconds of
-/// an ID tell nobody apart. Each process that sends claims a run number once, under the
-/// data directory's lock, from `<data>/runs` (the last number claimed, as decimal text):
-/// it reads the number, adds one and writes it back atomically. Two processes never get
-/// the same number; a script run on a fresh directory gets 1, so its IDs are the same on
-/// every run; run again on the same directory, it gets 2, and its IDs differ from the
-/// first run's (``Outbox/MessageNumbering``).
+/// Run numbers: what keeps message IDs apart when the clock is pinned (`SOURCE_DATE_EPOCH`).
+/// Each process that sends claims one from `<data>/runs` under the lock: a script on a
+/// fresh directory gets 1, so its IDs are the same every run (``Outbox/MessageNumbering``).
 extension PropertyListHistory {
     /// The file that holds the last run number claimed.
     static let runsFile = "runs"
 
-    /// Claims the next run number (1 on a directory that has none): read, add one and
-    /// written back under the lock. A file that holds anything but a decimal number below
-    /// the largest (garbage, a sign, a figure too big for 64 bits, the largest itself) is
-    /// an error, never a number: counted as 0 it gave runs again that were claimed before,
-    /// and their IDs (the IDs are then random, ``Outbox``).
+    /// Claims the next run number (1 on a directory that has none). A file that holds
+    /// anything but a decimal number below the largest is an error: counted as 0 it gave
+    /// runs again that were claimed before, and their IDs.
     public func claimRun() throws(StoreError) -> Int {
         try checkWritable()
         var claimed = 0

@@ -1,28 +1,10 @@
 import Foundation
 import Glibc
 
-/// Chat history in property-list files under a data directory: the layout and its
-/// reasons are in the DocC article "Storage layout".
-///
-/// Each chat (`chats/<global_key>/`, or `threads/<kind>_<id>/` for a comment thread) is a
-/// directory of numbered *segments*: binary property lists, each an array of at most
-/// ``segmentCapacity`` message dictionaries, that any property-list reader opens. Only
-/// the last segment changes. A send extends that one small file at its end; opening a
-/// chat reads its last one or two; start-up reads none. The last segment is found
-/// through hints checked with two `fstatat` calls (``SegmentIndex``), and counts are exact
-/// through a cache of full segments (``SegmentCount``).
-///
-/// A send takes the lock, reads the last segment's layout (its trailer, not its
-/// messages), appends the new message's objects with a new table and trailer in one write
-/// and syncs the file's data (``SegmentTail``, ``SegmentEncoder``): only then does it
-/// return. A kill or a power cut at any moment leaves the old end whole; a torn append is
-/// cut off when the segment is next read, the file as found moved aside. A segment that
-/// starts with a send is written to `tmp/`, synced, renamed into place and its directory
-/// synced. Files are 0600 and the
-/// directories draftline makes 0700, whatever the umask. Every file is reached through
-/// directories opened once (``HistoryDirectories``). Damaged segments are set aside
-/// (``SegmentStore``); an older layout is brought up to date when opened
-/// (``LayoutUpgrade``).
+/// Chat history in property-list files under a data directory: the layout, and why, is in
+/// Documentation/Storage.md. Each chat is a directory of numbered segments; only the last
+/// changes, found by hints (``SegmentIndex``), extended in place by a send (``SegmentTail``)
+/// and set aside when damaged (``SegmentStore``).
 public final class PropertyListHistory: BulkHistoryStore {
     /// The data directory's path.
     public let directory: String
@@ -30,18 +12,14 @@ public final class PropertyListHistory: BulkHistoryStore {
     /// The most messages one segment holds.
     public let segmentCapacity: Int
 
-    /// What opening the directory noticed (a directory of an older layout left where it
-    /// was), for the caller to show: set when it opens, and only then.
+    /// What opening the directory noticed (a directory of an older layout left where it was).
     public private(set) var openingWarnings: [StoreWarning]
 
     /// The default capacity of a segment.
     public static let defaultSegmentCapacity = 16
 
-    /// The most messages a segment started by a bulk load holds (an append that is not
-    /// `durable`: an import): 256, so importing many small chats writes one file for each,
-    /// not one for every ``segmentCapacity`` messages; a file system spends more on making
-    /// a file than on writing its bytes. Opening such a chat reads up to 256 messages
-    /// (about 100 KB), not 16. Sends after it start segments of ``segmentCapacity``.
+    /// The most messages a segment started by a bulk load (an import) holds: a file system
+    /// spends more on making a file than on writing its bytes.
     public var bulkSegmentCapacity = 256
 
     let directories: HistoryDirectories
@@ -55,19 +33,15 @@ public final class PropertyListHistory: BulkHistoryStore {
     var indexFailing = false
     /// Where the time of appends went, since the history was opened or the figures reset.
     public var timings = AppendTimings()
-    /// The most bytes of the journal any feed of this history (``follow(notifications:)``)
-    /// has held at once: one slice and the start of one line, whatever the journal holds (a
-    /// figure for the fuzzers and tests).
+    /// The most bytes of the journal any feed of this history has held at once (for the
+    /// fuzzers and tests).
     public internal(set) var journalBytesHeld = 0
 
-    /// Why the data directory cannot be written here (read-only), when it cannot: reads
-    /// work, and every write is refused with ``StoreError/readOnly(_:)``.
+    /// Why the data directory cannot be written here: every write is refused with it.
     public var readOnly: FileError? { segments.lock.readOnly }
 
-    /// Whether a temporary file's writer is still running: its name starts with the
-    /// process ID of the process that made it (``Directory/temporaryName(_:)``), and not
-    /// every write holds the lock (the edit line's history does not), so a process starting
-    /// must not take a file from under another one's rename. Wraps `kill(pid, 0)`.
+    /// Whether a temporary file's writer (the process ID its name starts with) still runs:
+    /// not every write holds the lock (the edit line's history does not).
     static func isBeingWritten(_ name: String) -> Bool {
         guard let pid = name.split(separator: "-", maxSplits: 1).first.flatMap({ pid_t($0) }), pid > 0,
             pid != getpid()
@@ -75,19 +49,11 @@ public final class PropertyListHistory: BulkHistoryStore {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
-    /// Opens (creating when missing) the history in a data directory.
-    ///
-    /// Opens the directories (made with mode 0700), then, under the lock, removes
-    /// temporary files left by a process that was killed mid-write (not those of a process
-    /// still running) and brings an older
-    /// layout up to date. Reads no history (a directory from before the chat list's index
-    /// gets one built, once). `clock` dates the names of files moved aside; `isUser` tells
-    /// a user's private chat from a comment thread in a version 1 directory (and throws
-    /// when it cannot tell: then nothing is moved).
-    ///
-    /// A data directory that cannot be written here (a read-only file system) opens for
-    /// reading: nothing is removed, upgraded or built, and ``readOnly`` says why; one that
-    /// needs an upgrade cannot be opened so.
+    /// Opens (creating when missing) the history in a data directory: under the lock, removes
+    /// temporary files of killed writers, upgrades an older layout and builds a missing chat
+    /// list index. `clock` dates the names of files moved aside; `isUser` tells a user's
+    /// private chat from a comment thread in a version 1 directory (throwing: nothing moves).
+    /// A read-only directory opens for reading, unless it needs an upgrade.
     public init(
         directory: String, segmentCapacity: Int = defaultSegmentCapacity,
         clock: @escaping @Sendable () -> Date = { Date() }, onLockWait: ((LockWait) -> Void)? = nil,
@@ -124,10 +90,8 @@ public final class PropertyListHistory: BulkHistoryStore {
         openingWarnings = warnings
     }
 
-    /// Builds the chat list's index of a directory from before it: one scan of every chat,
-    /// once. It repairs nothing (damage is set aside, with a warning, when it is read), and
-    /// writes nothing when a chat could not be read: an index built from part of the chats
-    /// would hide the others until they change. The warning then says so.
+    /// Builds the chat list's index from every chat, repairing nothing; writes nothing when a
+    /// chat could not be read: an index of part of the chats would hide the others.
     private func buildChatList() throws(FileError) -> [StoreWarning] {
         var summaries: [ChatSummary] = []
         for kind in ChatID.Kind.allCases {
@@ -150,15 +114,13 @@ public final class PropertyListHistory: BulkHistoryStore {
         try appendAll([message], to: chat)
     }
 
-    /// A feed of what any process appends from now on, read from the journal; woken by
-    /// `inotify` on the journal's directory when `notifications` is on and the kernel
-    /// allows it, else to be asked every ``HistoryFeedPolling/interval``.
+    /// A feed of what any process appends from now on, read from the journal; with
+    /// `notifications`, woken by `inotify` where the kernel allows it.
     public func follow(notifications: Bool = true) -> any HistoryFeed {
         PropertyListFeed(history: self, notifications: notifications)
     }
 
-    /// Every chat with a directory, private chats first, each kind in name order; nothing
-    /// in them is read. Names that are not chat IDs are passed over.
+    /// Every chat with a directory, private chats first, each kind in name order.
     public func chatIDs() throws(StoreError) -> [ChatID] {
         var result: [ChatID] = []
         for kind in ChatID.Kind.allCases {
@@ -168,8 +130,7 @@ public final class PropertyListHistory: BulkHistoryStore {
         return result
     }
 
-    /// Commits what was appended without syncing: `syncfs` on the data directory's file
-    /// system, not every disk of the machine.
+    /// Commits what was appended without syncing (`syncfs` of the data directory's file system).
     public func commit() throws(StoreError) {
         try Self.available { () throws(FileError) in
             try timings.measure(\.sync) { () throws(FileError) in try directories.root.syncFileSystem() }
@@ -177,9 +138,7 @@ public final class PropertyListHistory: BulkHistoryStore {
     }
 
     /// The longest wait for the data directory's lock, in seconds (`nil`: as long as it
-    /// takes): past it the operation fails with an error that names who holds the lock,
-    /// and nothing was changed. 30 s unless set; a session waits one second, so that no
-    /// send leaves the keyboard waiting longer without a word.
+    /// takes); a session waits one second, so no send leaves the keyboard waiting longer.
     public var lockLimit: Double? {
         get { segments.lock.limit }
         set { segments.lock.limit = newValue }
@@ -191,8 +150,7 @@ public final class PropertyListHistory: BulkHistoryStore {
         set { segments.lock.onWait = newValue }
     }
 
-    /// Runs `body` holding the data directory's lock (``FileLock``, reentrant): no other
-    /// process appends meanwhile.
+    /// Runs `body` holding the data directory's lock (reentrant).
     public func exclusively<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         var outcome: Result<T, StoreError>?
         try Self.available { () throws(FileError) in
@@ -205,8 +163,7 @@ public final class PropertyListHistory: BulkHistoryStore {
 
     // MARK: - Errors
 
-    /// A chat's directory, when it exists: it must be a directory of this user's, not a
-    /// link or a file, else the chat is damaged (and nothing in it is read or written).
+    /// A chat's directory, when it exists; a link or a file there is the chat's error.
     func chatDirectory(_ chat: ChatID) throws(StoreError) -> Directory? {
         do throws(FileError) {
             return try directories.directory(of: chat)

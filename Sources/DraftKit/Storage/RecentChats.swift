@@ -1,15 +1,8 @@
 import Foundation
 
-/// The file `recent`: which chats changed last, so that the chat list reads only the
-/// chats it shows, however many there are.
-///
-/// One line per append, `<c|t> TAB <chat> TAB <sentAt in ms>`, written under the
-/// history's lock after the message is stored. The newest line of a chat says when it
-/// last changed; a reader walks the file backwards from its end and stops as soon as it
-/// has as many chats as it shows. When the file has grown to four times what it held at
-/// its last compaction (and at least 256 KiB), an append rewrites it with one line per
-/// chat, in the same order. The file is a cache: it is never synced, and a missing one
-/// is rebuilt from the chats' own files when the history is opened.
+/// The file `recent`, the chat list's index: one line per append, `<c|t> TAB <chat> TAB
+/// <sentAt in ms>`, read backwards until the chats shown are found; compacted to one line a
+/// chat when grown fourfold (and past 256 KiB). A cache: never synced, rebuilt when missing.
 final class RecentChats {
     /// The file, in the data directory.
     let log: LogFile
@@ -17,11 +10,9 @@ final class RecentChats {
     let temporary: Directory
     /// The size below which the file is never compacted.
     var compactionFloor = 256 * 1024
-    /// The file's size at its last compaction, once read from `recent.size` (another
-    /// process's compaction since only moves the next one a little).
+    /// The file's size at its last compaction, once read from `recent.size`.
     private var compactedSize: Int?
-    /// How many bytes the last ``newest(_:where:)`` looked at (each byte of the file once,
-    /// plus the start of a line carried from one block to the one before it).
+    /// How many bytes the last ``newest(_:where:)`` looked at.
     private(set) var bytesScanned = 0
 
     init(directory: Directory, temporary: Directory) {
@@ -29,8 +20,7 @@ final class RecentChats {
         self.temporary = temporary
     }
 
-    /// The longest line an entry can be (a kind, a chat name, a time): a longer run of
-    /// bytes without a newline is no entry and is not carried from one block to the next.
+    /// The longest line an entry can be: a longer one is not carried from block to block.
     static let maximumLineBytes = 256
 
     /// One chat's last change.
@@ -107,13 +97,9 @@ final class RecentChats {
         }
     }
 
-    /// The chats that changed last, newest first, each once, as many as `limit` of those
-    /// `include` accepts: the file is read backwards, a block at a time, until they are
-    /// found. `nil` when there is no file to read.
-    ///
-    /// Each byte is read and scanned once: a line longer than any entry (a torn or
-    /// zero-filled tail) is dropped as it is met, never carried and copied again with every
-    /// block before it. A read that fails throws: the list is never cut short by it.
+    /// The chats that changed last, newest first, each once, up to `limit` of those `include`
+    /// accepts, read backwards a block at a time; `nil` without a file. Each byte is scanned
+    /// once: a line longer than any entry (a torn tail) is dropped, never carried.
     func newest(_ limit: Int, where include: (ChatID) throws(FileError) -> Bool) throws(FileError) -> [Entry]? {
         bytesScanned = 0
         guard let file = try log.openForReading() else { return nil }

@@ -1,13 +1,9 @@
 import Foundation
 
-/// The `count` file of a chat: how many messages its first *k* segments hold.
-///
-/// A full segment never changes again except by repair (which deletes this file), so the
-/// figure stays exact whatever capacity wrote each segment. The file is a cache: it is
-/// written without syncing, and a missing, stale or unreadable one only costs a recount.
+/// The `count` file of a chat: how many messages its first *k* segments hold. A full
+/// segment changes only by repair (which deletes this file); a cache, never synced.
 struct SegmentCount {
-    /// More messages than any segment holds: a file claiming more is not believed, so no
-    /// figure from disk can make the sums overflow.
+    /// More messages than any segment holds: no figure from disk can make the sums overflow.
     static let largestSegment = 1 << 20
 
     /// The chat's directory, which holds the file.
@@ -18,9 +14,7 @@ struct SegmentCount {
     /// The file's name.
     static let name = "count"
 
-    /// How many full segments the file covers, and the messages they hold; (0, 0) when
-    /// there is no usable file, or it cannot be read: a cache only ever costs a recount
-    /// from the segments themselves, where a failed read is an error.
+    /// How many full segments the file covers, and their messages; (0, 0) without a usable file.
     func read() -> (segments: Int, messages: Int) {
         guard let data = try? directory.read(Self.name, limit: 4096),
             let cache = try? PropertyListInput.decode([String: Int].self, from: data),
@@ -38,8 +32,7 @@ struct SegmentCount {
         _ = try? directory.replace(Self.name, with: data, temporary: temporary, durable: false)
     }
 
-    /// These segments just filled up, in order, each with its count: covered too, as far
-    /// as the file covered every segment before them. One read and one write at most.
+    /// These segments just filled up, in order: covered, as far as every one before them is.
     func add(_ segments: [(index: Int, count: Int)]) {
         guard !segments.isEmpty else { return }
         var cache = read()

@@ -14,22 +14,16 @@ final class SegmentIndex {
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".plist"
     }
 
-    /// The index of a chat's last segment, or `nil` when it has none.
-    ///
-    /// A hint is right when its segment exists and the next does not. The hints tried:
-    /// the index this object remembers, then the `last` link (each checked with two
-    /// `fstatat` calls). When neither holds (after a crash, or files moved by hand), the
-    /// chat's directory is listed once and the highest segment number wins, gaps or not.
-    /// Numbers past ``maximum`` are ignored, so no name can make the arithmetic overflow.
-    /// A probe or a listing that fails is an error: "no segment" is only ever concluded
-    /// from a listing that ended (an append planned on a failed one would replace segment 0).
+    /// The index of a chat's last segment, or `nil` when it has none: the remembered hint,
+    /// then the `last` link, each right when its segment exists and the next does not; else
+    /// one listing. A probe or a listing that fails throws: an append planned on a failed
+    /// one would replace segment 0.
     func lastSegment(of chat: ChatID, in directory: Directory) throws(FileError) -> Int? {
         var listed: [Int]?
         return try lastSegment(of: chat, in: directory, listed: &listed)
     }
 
-    /// The index of a chat's last segment (``lastSegment(of:in:)``), and in `listed` the
-    /// listing it made when it made one, for a walk back to use (``Earlier``).
+    /// ``lastSegment(of:in:)``, and in `listed` the listing it made, if any, for ``Earlier``.
     func lastSegment(of chat: ChatID, in directory: Directory, listed: inout [Int]?) throws(FileError) -> Int? {
         func exists(_ index: Int) throws(FileError) -> Bool { try directory.exists(Self.name(index)) }
         func isLast(_ index: Int) throws(FileError) -> Bool {
@@ -49,17 +43,13 @@ final class SegmentIndex {
         return last
     }
 
-    /// The numbers of the segments a chat's directory holds, in order: one listing, so
-    /// the cost is in the files there are, not in the numbers between them. A listing
-    /// that fails throws.
+    /// The numbers of the segments a chat's directory holds, in order (one listing).
     func segments(in directory: Directory) throws(FileError) -> [Int] {
         try directory.names().compactMap(Self.number).sorted()
     }
 
-    /// The listing a walk back through `chat` used (``keep(_:of:)``), while the chat's last
-    /// segment is still the listing's last, `last`. Only a chat's last segment changes and a
-    /// new one takes the number after it, so such a listing names every segment before the
-    /// last: opening a chat, its history and the chat list share one listing a process.
+    /// The listing a walk back through `chat` used, while its last is still `last`: only the
+    /// last segment changes, so it names every segment before it.
     func kept(_ chat: ChatID, endingAt last: Int) -> [Int]? {
         walked[chat].flatMap { $0.last == last ? $0 : nil }
     }
@@ -67,23 +57,14 @@ final class SegmentIndex {
     /// Keeps the listing a walk back through `chat` used, for the walks that follow.
     func keep(_ listing: [Int], of chat: ChatID) { walked[chat] = listing }
 
-    /// The sizes of an empty segment: as draftline writes one (a repair's), and as
-    /// Foundation's encoder and plistlib write an empty array (42 bytes: a header, one
-    /// object, one offset and the trailer). A regular file of either size holds no message
-    /// (a binary property list that small holds one object, or draftline's empty layout), so
-    /// a walk back passes it over by its status alone, never opening it.
+    /// The sizes of an empty segment, draftline's and Foundation's or plistlib's (42 bytes):
+    /// a walk back passes a file of either size over by its status alone.
     static let emptySegmentSizes: Set<Int> = [SegmentEncoder.segment([]).count, 42]
 
-    /// The segments before one that may hold messages, for a walk back through a chat
-    /// (``segment(before:)``): the next lower number costs one `fstatat` when it exists;
-    /// past a gap, the directory is listed once for the whole walk, never again for each
-    /// step (2,000 empty segments in the gaps made opening a chat list the directory 2,000
-    /// times: 8 s); an empty segment costs its name and one `fstatat`, never an open and a
-    /// read (4,000 of them made an open 2.8 times a normal one). A damaged file of an empty
-    /// segment's size is passed over too (it shows no message, as its repair would): the
-    /// next whole read of the chat (a count, an export) sets it aside. The empty segments
-    /// passed over (``passed``) are removed where that is safe
-    /// (``SegmentStore/removeEmpty(passedBy:)``): the next walk does not pass them again.
+    /// A walk back through a chat's segments that may hold messages: the next lower number
+    /// costs one `fstatat`; past a gap the directory is listed once for the whole walk
+    /// (listed at each step, 2,000 empty segments in gaps made an open take 8 s). The empty
+    /// ones passed over (``passed``) are removed where safe (``SegmentStore/removeEmpty(passedBy:)``).
     struct Earlier {
         let index: SegmentIndex
         let chat: ChatID
@@ -102,10 +83,8 @@ final class SegmentIndex {
             self.directory = directory
         }
 
-        /// The chat's last segment (``SegmentIndex/lastSegment(of:in:)``); a listing made to
-        /// find it is the one the walk back uses, and the one the walks that follow use
-        /// while the last segment stays (``SegmentIndex/kept(_:endingAt:)``): a chat's
-        /// directory is listed once a process, however often it is opened or listed.
+        /// The chat's last segment; a listing made to find it, or kept from an earlier walk
+        /// while the last segment stays, is the walk's: a directory is listed once a process.
         mutating func lastSegment() throws(FileError) -> Int? {
             last = try index.lastSegment(of: chat, in: directory, listed: &listing)
             if listing == nil, let last, let walked = index.kept(chat, endingAt: last) {
@@ -115,8 +94,7 @@ final class SegmentIndex {
             return last
         }
 
-        /// The segments `removed` are gone (``SegmentStore/removeEmpty(passedBy:)``): the
-        /// listing, and the one the index keeps, no longer name them.
+        /// The segments `removed` are gone: the listings no longer name them.
         mutating func forget(_ removed: Set<Int>) {
             passed.removeAll(where: removed.contains)
             guard let numbers = listing else { return }
@@ -124,8 +102,7 @@ final class SegmentIndex {
             if kept, let listing { index.keep(listing, of: chat) }
         }
 
-        /// The segment before `number` that exists and is not of an empty one's size; `nil`
-        /// when there is none. A probe or a listing that fails throws.
+        /// The segment before `number` that exists and is not of an empty one's size.
         mutating func segment(before number: Int) throws(FileError) -> Int? {
             var number = number
             while let previous = try existing(before: number) {
@@ -166,10 +143,9 @@ final class SegmentIndex {
         return number
     }
 
-    /// Remembers a chat's last segment, and moves its `last` link when a new segment
-    /// started. A link that cannot be made only costs the next reader a probe. With
-    /// `linkFirst` off, a chat whose only segment is the first gets no link (a listing of
-    /// one file finds it): a bulk load of many small chats makes one file less for each.
+    /// Remembers a chat's last segment, and moves its `last` link when a new one started.
+    /// Without `linkFirst` a chat of one segment gets no link: a bulk load makes one file
+    /// less a chat.
     func noteLastSegment(
         _ chat: ChatID, _ index: Int, in directory: Directory, temporary: Directory, linkFirst: Bool
     ) {

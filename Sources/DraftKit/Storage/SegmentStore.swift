@@ -1,14 +1,8 @@
 import Foundation
 import Glibc
 
-/// The segments of every chat: reading them, setting aside the damaged ones, writing
-/// them, under the data directory's lock where they change.
-///
-/// Each chat is a directory of numbered segments (``SegmentIndex``), opened relative to
-/// ``HistoryDirectories`` for one operation at a time. A segment that does not parse, is
-/// not a regular file or is over the size limit is moved aside unchanged
-/// (`<name>.corrupt-<UTC time>`), with a warning, and an empty one takes its place when the
-/// numbering must keep no gap.
+/// The segments of every chat: reading them, setting aside the damaged ones (moved to
+/// `<name>.corrupt-<UTC time>`, with a warning), writing them under the lock.
 final class SegmentStore {
     let directories: HistoryDirectories
     let lock: FileLock
@@ -82,28 +76,16 @@ final class SegmentStore {
         }
     }
 
-    /// How many empty segments one read removes at most (``removeEmpty(passedBy:)``): 4,000
-    /// removed at once made the first open behind them take 313 ms, 256 take 69 ms.
+    /// How many empty segments one read removes at most: 4,000 removed at once made the
+    /// first open behind them take 313 ms, 256 take 69 ms.
     static let removalsPerRead = 256
 
-    /// Removes the empty segments a walk back passed over (``SegmentIndex/Earlier/passed``),
-    /// so the next walk does not pass them again: 4,000 empty segments in the gaps cost
-    /// every open 4,000 `fstatat` calls, and now cost the first one a removal each.
-    ///
-    /// Only when the lock is free at once (a read never waits for a repair) and the
-    /// directory can be written; a step that fails stops it, and costs the next walk the
-    /// probes (never an error of the read). Under the lock, each is removed only when it
-    /// reads as a segment holding no message, the last segment is still there above it, and
-    /// the number before it is no segment: a hint is right when its segment exists and the
-    /// next does not, so a removal must never leave a segment followed by a missing number
-    /// that was not so before (a hint there would send an append into an earlier segment).
-    /// Empty segments in the gaps go; a run of them just after a segment with messages
-    /// stays, and costs its probes. A file that does not read as an empty segment stays
-    /// too (a damaged one is set aside by the next whole read, as before).
-    ///
-    /// At most ``removalsPerRead`` go in one read, so the read that finds thousands pays
-    /// for a few hundred (each removal is an `unlink` and a decode); the next reads take
-    /// the rest.
+    /// Removes the empty segments a walk back passed over, so the next walk does not pass
+    /// them again; only when the lock is free at once and the directory can be written, and
+    /// a failure only costs the next walk the probes. One is removed only when the number
+    /// before it is no segment: a hint is right when its segment exists and the next does
+    /// not, so a removal must never leave a segment followed by a missing number (a hint
+    /// there would send an append into an earlier segment).
     func removeEmpty(passedBy earlier: inout SegmentIndex.Earlier) {
         guard lock.readOnly == nil, let last = earlier.last, !earlier.passed.isEmpty else { return }
         let directory = earlier.directory

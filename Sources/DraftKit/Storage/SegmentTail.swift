@@ -1,17 +1,10 @@
 import Foundation
 import Glibc
 
-/// A chat's last segment opened for a send: read once, its layout known, its descriptor
-/// open for appending (`O_APPEND`), under the data directory's lock.
-///
-/// An append writes the new messages' objects and a new table and trailer at the end, in
-/// one `write`, and syncs the file's data (``FileDescriptor/syncData()``): the file is
-/// never renamed, so its directory needs no sync. A write or sync that fails cuts the file
-/// back to its old size, leaving it as it was.
-///
-/// A segment that cannot be opened or read here gives no tail: the caller reads it whole
-/// (where a failure is an error) and writes it anew, so nothing is planned from a failed
-/// read.
+/// A chat's last segment opened for a send (`O_APPEND`), its layout read, under the lock:
+/// an append is one `write` and an `fdatasync`, never a rename, so its directory needs no
+/// sync. A segment that cannot be opened or read gives no tail: the caller reads it whole
+/// (where a failure is an error) and writes it anew.
 final class SegmentTail {
     /// The segment's number.
     let number: Int
@@ -19,9 +12,8 @@ final class SegmentTail {
     let layout: SegmentLayout
     private let file: FileDescriptor
 
-    /// Opens segment `number` in `directory` and reads its layout; `nil` when it is missing,
-    /// is no regular file of this user's, has other names (hard links), or is not a binary property list with an array at
-    /// the top (an older or damaged segment, written anew by the caller).
+    /// Opens segment `number` and reads its layout; `nil` when it is missing, no regular file
+    /// of this user's, has other names, or is no binary property list with an array at the top.
     init?(_ number: Int, in directory: Directory, timings: inout AppendTimings) {
         let name = SegmentIndex.name(number)
         var bytes: [UInt8] = []
@@ -53,20 +45,15 @@ final class SegmentTail {
 
     /// What an append did.
     enum Appended {
-        /// The messages are at the segment's end; when `durable`, synced, unless the sync
-        /// failed and the file could not be cut back either: then they are in place and
-        /// read back, and this is the failed sync (not yet confirmed on disk).
+        /// The messages are at the end; the failed sync, when the file could not be cut back.
         case done(unconfirmed: FileError?)
-        /// The segment's references are too narrow for them: nothing was written, and the
-        /// caller writes the segment anew.
+        /// The segment's references are too narrow for them: nothing was written.
         case tooNarrow
     }
 
-    /// Appends `messages` and, when `durable`, syncs them (`fdatasync`). A write or a sync
-    /// that fails is taken back (the file cut to its old size) and thrown: nothing was
-    /// stored. When it cannot be taken back, a write that failed leaves a torn end (cut off
-    /// at the next read) and is thrown; a sync that failed after the whole write leaves the
-    /// messages in place, and is returned as ``Appended/done(unconfirmed:)``.
+    /// Appends `messages` and, when `durable`, syncs them. A write or a sync that fails is
+    /// taken back (the file cut to its old size) and thrown; a sync that fails and cannot be
+    /// taken back is returned (a write that cannot leaves a torn end, cut off at the next read).
     func append(
         _ messages: [Message], durable: Bool, timings: inout AppendTimings
     ) throws(FileError) -> Appended {

@@ -2,16 +2,9 @@ import CFileSystem
 import Glibc
 
 /// The C library's file-system calls, each wrapped once: the only code of DraftKit's
-/// storage that calls them (in the manner of swift-system's `Syscalls.swift`).
-/// ``FileDescriptor`` and ``Directory`` give them Swift names and errors; nothing else
-/// calls these.
-///
-/// Every wrapper asks the active ``FaultPlan`` first, which can make the call fail with
-/// an `errno` *instead of* running it, as swift-system's mocking driver does: a test that
-/// fails the N-th call fails the call itself, so deleting a call from the code changes
-/// what the test sees. A call that fails with `EINTR` is made again (at most
-/// ``interruptionRetries`` times in a row), except `close`, whose descriptor is gone
-/// whatever it returned.
+/// storage that calls them. Every wrapper asks the active ``FaultPlan`` first, which can
+/// fail the call *instead of* running it, so deleting a call changes what a test sees. A
+/// call interrupted (`EINTR`) is made again, except `close`.
 enum Syscall {
     /// Which C function a call is: the names a ``FaultPlan`` matches and its trace records.
     enum Name: String, CaseIterable, Sendable {
@@ -61,7 +54,6 @@ enum Syscall {
         }
     }
 
-    /// `open(2)`.
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
         run(.open, path, flags: flags) { Glibc.open(path, flags, mode) }
     }
@@ -71,75 +63,61 @@ enum Syscall {
         run(.openat, shown, flags: flags) { Glibc.openat(directory, name, flags, mode) }
     }
 
-    /// `fstat(2)`.
     static func fstat(_ descriptor: Int32, _ info: inout stat, shown: String) -> Int32 {
         run(.fstat, shown) { Glibc.fstat(descriptor, &info) }
     }
 
-    /// `fstatat(2)`.
     static func fstatat(_ directory: Int32, _ name: String, _ info: inout stat, _ flags: Int32, shown: String) -> Int32
     {
         run(.fstatat, shown) { Glibc.fstatat(directory, name, &info, flags) }
     }
 
-    /// `stat(2)`.
     static func stat(_ path: String, _ info: inout Glibc.stat) -> Int32 {
         run(.stat, path) { cStat(path, &info) }
     }
 
-    /// `mkdir(2)`.
     static func mkdir(_ path: String, _ mode: mode_t) -> Int32 {
         run(.mkdir, path) { Glibc.mkdir(path, mode) }
     }
 
-    /// `mkdirat(2)`.
     static func mkdirat(_ directory: Int32, _ name: String, _ mode: mode_t, shown: String) -> Int32 {
         run(.mkdirat, shown) { Glibc.mkdirat(directory, name, mode) }
     }
 
-    /// `chmod(2)`.
     static func chmod(_ path: String, _ mode: mode_t) -> Int32 {
         run(.chmod, path) { Glibc.chmod(path, mode) }
     }
 
-    /// `fchmod(2)`.
     static func fchmod(_ descriptor: Int32, _ mode: mode_t, shown: String) -> Int32 {
         run(.fchmod, shown) { Glibc.fchmod(descriptor, mode) }
     }
 
-    /// `read(2)`.
     static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, shown: String) -> Int {
         run(.read, shown) { Glibc.read(descriptor, buffer, count) }
     }
 
-    /// `pread(2)`.
     static func pread(
         _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: Int, shown: String
     ) -> Int {
         run(.pread, shown) { Glibc.pread(descriptor, buffer, count, off_t(offset)) }
     }
 
-    /// `write(2)`.
     static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, shown: String) -> Int {
         run(.write, shown) { Glibc.write(descriptor, buffer, count) }
     }
 
-    /// `fsync(2)`.
     static func fsync(_ descriptor: Int32, shown: String) -> Int32 {
         run(.fsync, shown) { Glibc.fsync(descriptor) }
     }
 
-    /// `fdatasync(2)`.
     static func fdatasync(_ descriptor: Int32, shown: String) -> Int32 {
         run(.fdatasync, shown) { Glibc.fdatasync(descriptor) }
     }
 
-    /// `syncfs(2)`.
     static func syncfs(_ descriptor: Int32, shown: String) -> Int32 {
         run(.syncfs, shown) { dl_syncfs(descriptor) }
     }
 
-    /// `ftruncate(2)`.
     static func ftruncate(_ descriptor: Int32, _ size: Int, shown: String) -> Int32 {
         run(.ftruncate, shown) { Glibc.ftruncate(descriptor, off_t(size)) }
     }
@@ -195,24 +173,20 @@ enum Syscall {
         run(.linkat, shown) { Glibc.linkat(from, path, to, newName, flags) }
     }
 
-    /// `unlinkat(2)`.
     static func unlinkat(_ directory: Int32, _ name: String, _ flags: Int32, shown: String) -> Int32 {
         run(.unlinkat, shown) { Glibc.unlinkat(directory, name, flags) }
     }
 
-    /// `readlinkat(2)`.
     static func readlinkat(
         _ directory: Int32, _ name: String, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int, shown: String
     ) -> Int {
         run(.readlinkat, shown) { Glibc.readlinkat(directory, name, buffer, size) }
     }
 
-    /// `symlinkat(2)`.
     static func symlinkat(_ target: String, _ directory: Int32, _ name: String, shown: String) -> Int32 {
         run(.symlinkat, shown) { Glibc.symlinkat(target, directory, name) }
     }
 
-    /// `flock(2)`.
     static func flock(_ descriptor: Int32, _ operation: Int32, shown: String) -> Int32 {
         run(.flock, shown) { cFlock(descriptor, operation) }
     }
