@@ -47,6 +47,9 @@ public struct ChatLogFile {
         init(from decoder: any Decoder) throws {}
     }
 
+}
+
+extension ChatLogFile {
     /// Parses a property list with the own readers, several times faster than Foundation,
     /// else with Foundation's `PropertyListDecoder` once it is known to be safe.
     public init(data original: Data) throws(Problem) {
@@ -95,12 +98,6 @@ public struct ChatLogFile {
             bytes.append(byte == 0x0D ? 0x0A : byte)
         }
         return Data(bytes)
-    }
-
-    init(chats: [(chatID: String, messages: [Message])], skippedKeys: Int, kinds: [String: ChatID.Kind]) {
-        self.chats = chats
-        self.skippedKeys = skippedKeys
-        self.kinds = kinds
     }
 
     /// The kinds ``kindsKey`` names, those it names otherwise passed over.

@@ -40,7 +40,7 @@ public enum PropertyListReaders {
 
     /// A contacts file as the own readers read it; `nil` where neither takes it.
     public static func ownContacts(_ data: Data) -> [ContactEntry]? {
-        ContactIndex.ownEntries(of: Array(data))
+        try? ContactIndex.ownReading(of: Array(data))?.get()
     }
 
     /// A contacts file as Foundation's decoder reads it (after the depth check).

@@ -140,14 +140,10 @@ final class ContactIndex: @unchecked Sendable {
         return entries
     }
 
-    /// The entries as the own readers read them; `nil` where neither takes the bytes.
-    static func ownEntries(of bytes: [UInt8]) -> [ContactEntry]? {
-        try? ownReading(of: bytes)?.get()
-    }
-
-    /// ``ownEntries(of:)``, or why a binary file's strings are too many to make. XML has its
-    /// line ends made line feeds first, as an import reads it.
-    private static func ownReading(of bytes: [UInt8]) -> Result<[ContactEntry], ContactsProblem>? {
+    /// The entries as the own readers read them, or why a binary file's strings are too many
+    /// to make; `nil` where neither takes the bytes. XML has its line ends made line feeds
+    /// first, as an import reads it.
+    static func ownReading(of bytes: [UInt8]) -> Result<[ContactEntry], ContactsProblem>? {
         if bytes.starts(with: Array("bplist".utf8)) { return BinaryChatLog.contacts(bytes, limit: expansionLimit) }
         let read =
             bytes.contains(0x0D)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A data directory and everything draftline keeps in it (Documentation/Storage.md),
-/// opened through one type. Drafts are never here: they live in memory only.
+/// A data directory and everything draftline keeps in it (the DocC article "Storage
+/// layout"), opened through one type. Drafts are never here: they live in memory only.
 public final class DataDirectory {
     /// The directory's path.
     public let path: String

@@ -67,6 +67,15 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// writable here (read-only, no permission).
     public var isReadOnly: Bool { refusal == nil && [EROFS, EACCES, EPERM].contains(code) }
 
+    /// `body`'s result, or `nil` when it fails for what the file is (not ``isTransient``):
+    /// such a file reads as missing, while a call that failed is still an error.
+    static func nilUnlessTransient<T>(_ body: () throws(FileError) -> T?) throws(FileError) -> T? {
+        do throws(FileError) { return try body() } catch {
+            if error.isTransient { throw error }
+            return nil
+        }
+    }
+
     /// For debugging only (the presenter words errors): the call, the path, and the
     /// C library's reason or the refusal's case.
     public var description: String {

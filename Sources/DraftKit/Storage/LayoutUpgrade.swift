@@ -14,12 +14,8 @@ struct LayoutUpgrade {
     /// holds no number or is no regular file (then the upgrade writes it anew), or records
     /// an older version. A read that fails throws.
     func isNeeded() throws(FileError) -> Bool {
-        let data: Data?
-        do throws(FileError) {
-            data = try directories.root.read("format", limit: 64)
-        } catch {
-            if error.isTransient { throw error }
-            data = nil
+        let data = try FileError.nilUnlessTransient { () throws(FileError) in
+            try directories.root.read("format", limit: 64)
         }
         let text = data.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
         guard let recorded = text.flatMap({ Int($0) }) else { return true }

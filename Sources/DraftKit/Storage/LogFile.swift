@@ -33,12 +33,7 @@ struct LogFile {
     /// Opens the file for reading; `nil` when it does not exist or is no regular file. A
     /// call that fails throws: a file that could not be opened is not a file not there.
     func openForReading() throws(FileError) -> FileDescriptor? {
-        do throws(FileError) {
-            return try directory.open(name, access: .read)
-        } catch {
-            if error.isTransient { throw error }
-            return nil
-        }
+        try FileError.nilUnlessTransient { () throws(FileError) in try directory.open(name, access: .read) }
     }
 
     /// Whether the file's name still names the file open as `file` (not rotated or removed).

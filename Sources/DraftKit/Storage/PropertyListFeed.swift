@@ -78,14 +78,11 @@ struct RecordLookup {
 
     /// The message a record points at, when it is still there. A call that fails throws.
     mutating func message(at record: JournalRecord, in history: PropertyListHistory) throws(FileError) -> Message? {
-        let folder: Directory
-        do throws(FileError) {
-            guard let found = try history.directories.directory(of: record.chat) else { return nil }
-            folder = found
-        } catch {
-            if error.isTransient { throw error }
-            return nil
-        }
+        guard
+            let folder = try FileError.nilUnlessTransient({ () throws(FileError) in
+                try history.directories.directory(of: record.chat)
+            })
+        else { return nil }
         let name = SegmentIndex.name(record.segment)
         guard let status = try folder.status(of: name), status.isRegularFile else { return nil }
         let key = "\(record.chat.kind.code)/\(record.chat.rawValue)/\(record.segment)"
@@ -135,14 +132,11 @@ struct RecordLookup {
 
     /// The message at `position` of segment `name`, read where it lies (``BinaryChatLog/message(size:at:reading:)``).
     private static func one(_ name: String, in folder: Directory, at position: Int) throws(FileError) -> OneRead {
-        let file: FileDescriptor
-        do throws(FileError) {
-            guard let opened = try folder.open(name, access: .read) else { return .missing }
-            file = opened
-        } catch {
-            if error.isTransient { throw error }
-            return .missing
-        }
+        guard
+            let file = try FileError.nilUnlessTransient({ () throws(FileError) in
+                try folder.open(name, access: .read)
+            })
+        else { return .missing }
         return try file.closeAfter { file throws(FileError) -> OneRead in
             let status = try file.status()
             guard status.size <= Directory.defaultReadLimit else { return .missing }

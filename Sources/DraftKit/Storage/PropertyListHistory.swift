@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
 
-/// Chat history in property-list files under a data directory: the layout, and why, is in
-/// Documentation/Storage.md. Each chat is a directory of numbered segments; only the last
-/// changes, found by hints (``SegmentIndex``), extended in place by a send (``SegmentTail``)
-/// and set aside when damaged (``SegmentStore``).
+/// Chat history in property-list files under a data directory: the layout and its reasons
+/// are in the DocC article "Storage layout". Each chat is a directory of numbered
+/// segments; only the last changes, found by hints (``SegmentIndex``), extended in place by
+/// a send (``SegmentTail``) and set aside when damaged (``SegmentStore``).
 public final class PropertyListHistory: BulkHistoryStore {
     /// The data directory's path.
     public let directory: String
@@ -188,9 +188,6 @@ public final class PropertyListHistory: BulkHistoryStore {
     }
 
     // MARK: - Layout
-
-    /// A chat's directory's path, for messages and tests.
-    func path(of chat: ChatID) -> String { directory + "/" + SegmentStore.relativePath(of: chat) }
 
     /// The index of a chat's last segment, when it has any (for tests).
     func lastSegment(of chat: ChatID) throws(StoreError) -> Int? {

@@ -60,7 +60,10 @@ final class RecentChats {
         guard !entries.isEmpty else { return }
         let size = try log.append(Array(entries.map(\.line).joined().utf8))
         guard size >= compactionFloor else { return }
-        if compactedSize == nil { compactedSize = readSize() }
+        if compactedSize == nil {
+            let text = (try? log.directory.read(sizeName, limit: 32)).map { String(decoding: $0, as: UTF8.self) }
+            compactedSize = text.flatMap { Int($0) } ?? 0
+        }
         if size >= 4 * (compactedSize ?? 0) { try compact() }
     }
 
@@ -83,11 +86,6 @@ final class RecentChats {
 
     /// Where the size of the file at its last compaction is kept, in decimal.
     private var sizeName: String { log.name + ".size" }
-
-    private func readSize() -> Int {
-        guard let data = try? log.directory.read(sizeName, limit: 32) else { return 0 }
-        return Int(String(decoding: data, as: UTF8.self)) ?? 0
-    }
 
     /// Every entry, oldest first (lines that are not entries are skipped).
     func all() throws(FileError) -> [Entry] {

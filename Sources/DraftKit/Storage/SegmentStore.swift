@@ -50,9 +50,7 @@ final class SegmentStore {
             // The cache may cover what is moved aside: counted again from nothing (removed
             // first, so a failure leaves the damaged file to be found again; one that is no
             // file is no cache, and is never read).
-            do throws(FileError) { try directory.remove(SegmentCount.name) } catch {
-                if error.isTransient { throw error }
-            }
+            _ = try FileError.nilUnlessTransient { () throws(FileError) in try directory.remove(SegmentCount.name) }
             warnings.append(try quarantine(name, of: chat, in: directory))
             if let replacement = torn?.bytes ?? (repair ? SegmentEncoder.segment([]) : nil) {
                 var ignored = AppendTimings()
@@ -68,12 +66,7 @@ final class SegmentStore {
 
     /// A segment's bytes; `nil` when it is missing or no regular file of a readable size.
     static func bytes(_ name: String, in directory: Directory) throws(FileError) -> Data? {
-        do {
-            return try directory.read(name)
-        } catch {
-            if !error.isTransient { return nil }
-            throw error
-        }
+        try FileError.nilUnlessTransient { () throws(FileError) in try directory.read(name) }
     }
 
     /// How many empty segments one read removes at most: 4,000 removed at once made the
