@@ -123,6 +123,35 @@ struct TerminalPromiseTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["kept"])
     }
 
+    /// A new user's trial: Up, Up, Enter on the last run's `/quit` forgot two drafts without
+    /// a word. A `/quit` recalled as it was warns as Ctrl-D does; recalled again at once (or
+    /// typed) it quits; typed first, it quits at once, as ever.
+    @Test func aRecalledQuitWarnsBeforeForgettingDrafts() throws {
+        let first = try start()
+        try first.send("/quit\r")
+        #expect(try first.waitForExit() == .exited(0))
+        let terminal = try start()
+        try leaveDraft(terminal, "bob", "important draft for bob")
+        try terminal.send("\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{1B}[A\u{1B}[A")
+        try terminal.waitFor("quit")  // libedit redraws what changed: "/open bob" to "/quit"
+        try terminal.send("\r")
+        try terminal.waitFor("1 unsent draft would be forgotten: Ctrl-D again (or /quit) quits")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("/drafts\r")  // a line in between: the warning is disarmed
+        try terminal.waitFor("drafts in memory (1)")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{1B}[A\u{1B}[A")
+        try terminal.waitFor("quit")
+        try terminal.send("\r")
+        try terminal.waitFor("1 unsent draft would be forgotten")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.send("\u{1B}[A\r")
+        try terminal.waitFor("1 draft discarded: privateMessage_bob")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
     @Test func aLineRecalledWithCtrlRIsSentAndTheDraftGoesOnTheUndoStack() throws {
         let terminal = try start()
         try terminal.open("alice")

@@ -149,6 +149,9 @@ struct LineRead {
     /// Whether the line was given a command line that had failed (``Session/lineIsFailedCommand``).
     var givenFailedCommand = false
 
+    /// Whether the read before this one ended with the quit warning (``Session/isQuitPending``).
+    var quitWasPending = false
+
     /// Whether the line was given a failed command line that held the draft
     /// (``Session/lineHeldDraft``): the user's editing keys made it what it is.
     var givenFailedLineHeldDraft = false

@@ -86,7 +86,17 @@ extension Session {
         let emptied = emptiedDraft(read)
         var reports = keepRecalled(&read)
         do throws(DraftlineError) {
-            let outcome = try Command(parsing: text, capabilities: capabilities).run(in: self)
+            let command = try Command(parsing: text, capabilities: capabilities)
+            // A `/quit` that Up brought back as it was, over drafts or undo entries, warns as
+            // Ctrl-D does (a new user's trial: Up, Up, Enter on the last run's `/quit` forgot
+            // two drafts without a word); typed, or recalled again at once, it quits.
+            if command.spec.name == "quit", read.kind == .recalled, !read.quitWasPending,
+                let warning = warnBeforeQuitting(&read)
+            {
+                read.settleLine(.used)
+                return reports + Outcome([warning], effects: [.remember(text)])
+            }
+            let outcome = try command.run(in: self)
             read.settleLine(.used)
             keepLineEmptied(emptied, &read)
             return reports + outcome + Outcome(effects: [.remember(text)])
@@ -403,11 +413,18 @@ extension Session {
             navigator.question = nil
             return Outcome(settleHeldForPrompt(backInLine: true, &read))
         }
+        guard !isQuitPending, let warning = warnBeforeQuitting(&read) else { return quit() }
+        return [warning]
+    }
+
+    /// The warning a quit gives first when drafts or undo entries would be forgotten
+    /// (``isQuitPending`` then arms the next Ctrl-D); `nil` when nothing would be.
+    private func warnBeforeQuitting(_ read: inout LineRead) -> Report? {
         let forgotten = drafts.count - (emptiedDraftIsNone == nil ? 0 : 1)
-        guard forgotten > 0 || !rules.undoStack.isEmpty, !isQuitPending else { return quit() }
+        guard forgotten > 0 || !rules.undoStack.isEmpty else { return nil }
         isQuitPending = true
         read.nextLine = TextDraft(text: "")
-        return [.quitPending(drafts: forgotten, undo: rules.undoStack.count)]
+        return .quitPending(drafts: forgotten, undo: rules.undoStack.count)
     }
 
     /// The open target's draft when the user emptied it in the line: the line started with

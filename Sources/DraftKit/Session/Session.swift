@@ -202,6 +202,7 @@ public final class Session {
         read.emptiedEarlier = draftEmptied != nil && draftEmptied == read.target?.draftKey && !read.givenHeldDraft
         read.emptiedBefore = read.emptiedEarlier && read.given.text.isEmpty && leftEmpty == nil
         // Anything but a Ctrl-D that is the very next key disarms the warning.
+        read.quitWasPending = isQuitPending
         if event != .quitRequest(afterKeys: false) { isQuitPending = false }
         draftEmptied = emptiedDraft(read)
         // The recalled lines the user changed and went back from go on the undo stack, under
