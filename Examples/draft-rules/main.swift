@@ -6,7 +6,7 @@ import DraftKit
 
 let alice = InputTarget.privateChat(try GlobalKey(validating: "alice"))
 let thread = InputTarget.comment(.tweet, id: 123, replyTo: nil)
-var drafts = DraftStore()
+var drafts = Drafts()
 
 @MainActor func show(_ event: String) {
     let map = drafts.keys.map { "\($0) = \(drafts.text(for: $0).map { "\"\($0.text)\" @\($0.cursor)" } ?? "-")" }
@@ -14,19 +14,20 @@ var drafts = DraftStore()
 }
 
 show("start")
-drafts.saveText(TextDraft(text: "Bob's ID is "), for: alice.draftKey)
+_ = drafts.keep(TextDraft(text: "Bob's ID is "), for: alice, because: .left(.back))
 show("leave alice's chat with text: saved")
-drafts.saveText(TextDraft(text: "nice!"), for: thread.draftKey)
+_ = drafts.keep(TextDraft(text: "nice!"), for: thread, because: .left(.back))
 show("leave a comment on tweet 123: its own key")
+_ = drafts.enter(alice)
 let restored = drafts.text(for: alice.draftKey)!.inserting("bob")
 show("enter alice's chat: pre-filled, typed 'bob'")
-let removed = drafts.remove(alice.draftKey)
+let (taken, _) = drafts.take(alice, because: .sending)
 show("send \"\(restored.text)\": removed first")
-drafts.restore(removed, for: alice.draftKey)
+_ = drafts.putBack(taken, for: alice)
 show("...had the write failed: put back")
-drafts.saveText(TextDraft(text: ""), for: alice.draftKey)
+_ = drafts.keep(TextDraft(text: ""), for: alice, because: .leftEmpty(.back))
 show("leave with an empty line: removed")
-drafts.removeAll()
+_ = drafts.forgetAll()
 show("quit: every draft is forgotten")
 do {
     _ = try GlobalKey(validating: "")

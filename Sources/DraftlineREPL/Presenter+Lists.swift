@@ -36,7 +36,7 @@ extension Presenter {
     }
 
     /// The undo stack, most recent first (what `/undo` brings back next).
-    func undoStack(_ entries: [DraftRules.Lost]) -> [OutputLine] {
+    func undoStack(_ entries: [Drafts.Lost]) -> [OutputLine] {
         guard !entries.isEmpty else { return [] }
         return [OutputLine(.info, "undo stack (\(entries.count), /undo brings back the first):")]
             + entries.reversed().map { entry in

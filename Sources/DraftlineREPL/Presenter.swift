@@ -70,7 +70,7 @@ public struct Presenter {
             let media = event.draft.attachments.count
             return [
                 info(
-                    "the undo stack keeps \(DraftRules.undoDepth) entries: its oldest, \"\(text)\""
+                    "the undo stack keeps \(Drafts.undoDepth) entries: its oldest, \"\(text)\""
                         + (media > 0 ? ", \(media) attached" : "") + ", is forgotten")
             ] + (tracing ? [info(trace(event))] : [])
         case .draft(let event):
@@ -309,7 +309,7 @@ public struct Presenter {
         case .discardCommand: return "/discard (/undo brings it back)"
         case .undo: return "/undo"
         case .quitting: return "quitting forgets every draft"
-        case .undoStackFull: return "the undo stack keeps \(DraftRules.undoDepth) entries: the oldest is forgotten"
+        case .undoStackFull: return "the undo stack keeps \(Drafts.undoDepth) entries: the oldest is forgotten"
         }
     }
 

@@ -258,7 +258,7 @@ public struct ScriptRecorder: Sendable {
             case .draft(let event) where event.kind != .unchanged:
                 if let key = event.key, !keys.contains(key) { keys.append(key) }
                 if event.kind == .discarded, event.cause == .interrupted || event.cause == .discardCommand,
-                    let top = session.rules.undoStack.last?.draft.text
+                    let top = session.drafts.undoStack.last?.draft.text
                 {
                     setAside = .undoTop(top.text)
                 }
@@ -284,7 +284,7 @@ public struct ScriptRecorder: Sendable {
         }
         let now = session.screenName
         return (errors + stated + (setAside.map { [$0] } ?? []) + checks + (now == screen ? [] : [.screen(now)]))
-            .map { piped($0, undoEntries: session.rules.undoStack.count) }
+            .map { piped($0, undoEntries: session.drafts.undoStack.count) }
     }
 
     /// The check as a pipe can read it: one whose text makes its line too long to read (a

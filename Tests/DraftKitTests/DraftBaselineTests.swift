@@ -1,7 +1,8 @@
-import DraftKit
 import DraftlineREPL
 import Foundation
 import Testing
+
+@testable import DraftKit
 
 /// SPEC §1a's baseline as data, across reads and leaves: a draft kept with a command
 /// attempt typed into it keeps the baseline the attempt was typed into (issue 28, D16).
@@ -102,7 +103,7 @@ struct DraftBaselineTests {
     }
 
     @Test func theStoreForgetsABaselineWithItsDraft() {
-        var store = DraftStore()
+        var store = Drafts()
         let key = alice
         store.saveText(TextDraft(text: "a /x"), for: key, baseline: TextDraft(text: "a"))
         #expect(store.baseline(for: key) == TextDraft(text: "a"))

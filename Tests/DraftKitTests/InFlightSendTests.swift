@@ -65,7 +65,7 @@ struct InFlightSendTests {
         let reports = session.receive(transport.take())
         #expect(reports.contains(.error(.notSent(Self.refusal))))
         #expect(session.drafts.text(for: InputTarget.privateChat(Self.bob).draftKey)?.text == "hello")
-        #expect(session.rules.undoStack.isEmpty)
+        #expect(session.drafts.undoStack.isEmpty)
         #expect(session.live.inFlight.isEmpty && session.hadSendFailure)
         // Back in the chat, the line holds it.
         session.handle(.line("/open bob"))
@@ -80,7 +80,7 @@ struct InFlightSendTests {
         let reports = session.receive(transport.take())
         // The line being typed is the user's: the refused text waits on the undo stack.
         #expect(reports.contains(.error(.notSentSetAside(Self.refusal, text: "hello"))))
-        #expect(session.rules.undoStack.map(\.draft.text?.text) == ["hello"])
+        #expect(session.drafts.undoStack.map(\.draft.text?.text) == ["hello"])
         #expect(session.drafts.isEmpty)
         session.handle(.line("/undo"))
         #expect(session.line.text == "hello")
@@ -94,7 +94,7 @@ struct InFlightSendTests {
         transport.tell(.failed(Self.refusal))
         let reports = session.receive(transport.take())
         #expect(reports.contains(.error(.notSentSetAside(Self.refusal, text: "hello"))))
-        #expect(session.rules.undoStack.map(\.draft.text?.text) == ["hello"])
+        #expect(session.drafts.undoStack.map(\.draft.text?.text) == ["hello"])
         #expect(session.drafts.isEmpty && session.hadSendFailure)
     }
 
@@ -103,6 +103,6 @@ struct InFlightSendTests {
         session.handle(.line("/open bob"))
         let stray = Delivered(messageID: "x", delivery: .failed(Self.refusal))
         let reports = session.receive(FeedSlice(deliveries: [stray]))
-        #expect(reports.isEmpty && session.drafts.isEmpty && session.rules.undoStack.isEmpty)
+        #expect(reports.isEmpty && session.drafts.isEmpty && session.drafts.undoStack.isEmpty)
     }
 }

@@ -69,7 +69,7 @@ struct LedgerPropertyTests {
             let text = draft.text
             guard !text.isEmpty, !held.contains(where: { $0.contains(text) }) else { return false }
             let kept = session.drafts.texts.values.contains { $0.text.contains(text) }
-            let setAside = session.rules.undoStack.contains { $0.draft.text?.text.contains(text) ?? false }
+            let setAside = session.drafts.undoStack.contains { $0.draft.text?.text.contains(text) ?? false }
             let sent = reports.contains {
                 if case .sent(let message) = $0 { message.content.contains(text) } else { false }
             }

@@ -108,11 +108,11 @@ struct PromiseTests {
         type("/attach \(file)")
         session.handle(.interrupt(TextDraft(text: "caption")))
         #expect(session.drafts.attachments(for: alice).isEmpty)
-        #expect(session.rules.undoStack.map(\.draft.attachments.count) == [1])
+        #expect(session.drafts.undoStack.map(\.draft.attachments.count) == [1])
         type("/undo")
         #expect(session.drafts.attachments(for: alice).count == 1)
         #expect(session.drafts.text(for: alice)?.text == "caption")
-        #expect(session.rules.undoStack.isEmpty)
+        #expect(session.drafts.undoStack.isEmpty)
     }
 
     /// On an empty line the media list makes an entry of its own.
@@ -188,7 +188,7 @@ struct PromiseTests {
         let output = session.handle(
             .line("help/me out"), origin: LineOrigin(recalledOver: [TextDraft(text: "help/")], kind: .recalled))
         #expect(output.lines.contains { $0.text.contains("the line a recall replaced is on the undo stack") })
-        #expect(session.rules.undoStack.last?.draft.text?.text == "help/")
+        #expect(session.drafts.undoStack.last?.draft.text?.text == "help/")
     }
 
     @Test(arguments: ["hello world", "oh, hello", "hel-lo", "h.e.l.l.o!"])
@@ -212,17 +212,18 @@ struct PromiseTests {
 
     @Test func anEntryOverTheUndoStacksDepthNamesTheOneItForgets() {
         type("/open alice")
-        for index in 1...DraftRules.undoDepth {
+        for index in 1...Drafts.undoDepth {
             let output = session.handle(.interrupt(TextDraft(text: "line \(index)"))).lines
             #expect(output.map(\.text) == ["line abandoned: /undo brings it back"])
         }
         let output = session.handle(.interrupt(TextDraft(text: "one too many"))).lines
         #expect(
             output.map(\.text) == [
-                "the undo stack keeps \(DraftRules.undoDepth) entries: its oldest, \"line 1\", is forgotten",
+                "the undo stack keeps \(Drafts.undoDepth) entries: its oldest, \"line 1\", is forgotten",
                 "line abandoned: /undo brings it back",
             ])
-        #expect(session.rules.undoStack.map { $0.draft.text?.text } == (2...20).map { "line \($0)" } + ["one too many"])
+        #expect(
+            session.drafts.undoStack.map { $0.draft.text?.text } == (2...20).map { "line \($0)" } + ["one too many"])
     }
 
     /// A failed `/` with a name typed after it (`//name`): deleting the first `/` helps only

@@ -185,7 +185,7 @@ struct OriginalLogTests {
     }
 
     /// The drafts a session holds, as the oracle dumps them.
-    static func dump(_ drafts: DraftStore) throws -> String {
+    static func dump(_ drafts: Drafts) throws -> String {
         var texts: [String: String] = [:]
         var media: [String: Int] = [:]
         for key in drafts.keys {

@@ -74,7 +74,7 @@ public struct DraftEvent: Equatable, Sendable {
         case undo
         /// Quitting forgets every draft.
         case quitting
-        /// The undo stack holds ``DraftRules/undoDepth`` entries: a new one forgot the oldest.
+        /// The undo stack holds ``Drafts/undoDepth`` entries: a new one forgot the oldest.
         case undoStackFull
     }
 
@@ -83,9 +83,9 @@ public struct DraftEvent: Equatable, Sendable {
     public var key: DraftKey?
     public var cause: Cause
     /// The draft after the event, or for `removed`, `cleared` and `discarded`, before it.
-    public var draft: DraftStore.Removed
+    public var draft: DraftContents
 
-    public init(_ kind: Kind, _ key: DraftKey?, _ cause: Cause, _ draft: DraftStore.Removed) {
+    public init(_ kind: Kind, _ key: DraftKey?, _ cause: Cause, _ draft: DraftContents) {
         self.kind = kind
         self.key = key
         self.cause = cause

@@ -119,11 +119,11 @@ struct LineRead {
     }
 
     /// Where text set aside from this read comes from: the target's draft, or the line
-    /// where no chat is open (``DraftRules/Lost/Origin``).
-    var setAsideOrigin: DraftRules.Lost.Origin { target.map { .draft($0.draftKey) } ?? .line }
+    /// where no chat is open (``Drafts/Lost/Origin``).
+    var setAsideOrigin: Drafts.Lost.Origin { target.map { .draft($0.draftKey) } ?? .line }
 
     /// The same, where a prompt that was asking keeps nothing of the chat's: the line.
-    var setAsideOriginOutsidePrompt: DraftRules.Lost.Origin { question == nil ? setAsideOrigin : .line }
+    var setAsideOriginOutsidePrompt: Drafts.Lost.Origin { question == nil ? setAsideOrigin : .line }
 
     /// The line as the read ended (empty for Ctrl-D and the end of input).
     var line: TextDraft {

@@ -14,7 +14,7 @@ public final class LiveState {
         public var target: InputTarget
         /// The part of the draft it carries (its text or its attachment), for a failure to
         /// give back; empty for a location.
-        public var part: DraftStore.Removed
+        public var part: DraftContents
     }
 
     /// Composes the user's messages and hands them to the transport.

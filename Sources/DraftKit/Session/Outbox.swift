@@ -38,8 +38,8 @@ public final class Outbox {
     public struct Result {
         public var stored: [Message] = []
         /// Messages whose fate comes later, each with the part of the draft it carries.
-        public var inFlight: [(message: Message, part: DraftStore.Removed)] = []
-        public var failure: (error: StoreError, unsent: DraftStore.Removed)?
+        public var inFlight: [(message: Message, part: DraftContents)] = []
+        public var failure: (error: StoreError, unsent: DraftContents)?
         /// Attachments whose file was gone when they were sent (sent as a name only).
         public var gone: [Attachment] = []
         /// What the store noticed while storing them.
@@ -55,16 +55,16 @@ public final class Outbox {
             message.type = attachment.messageType
             message.filePath = attachment.path
             if access(attachment.path, F_OK) != 0 { result.gone.append(attachment) }
-            let part = DraftStore.Removed(text: nil, attachments: [attachment])
+            let part = DraftContents(text: nil, attachments: [attachment])
             if let error = hand(message, part, to: target, &result) {
-                result.failure = (error, DraftStore.Removed(text: TextDraft(text: text), attachments: Array(pending)))
+                result.failure = (error, DraftContents(text: TextDraft(text: text), attachments: Array(pending)))
                 return result
             }
             pending = pending.dropFirst()
         }
         guard !text.allSatisfy(\.isWhitespace) else { return result }
         let message = compose(text, to: target)
-        let part = DraftStore.Removed(text: TextDraft(text: text), attachments: [])
+        let part = DraftContents(text: TextDraft(text: text), attachments: [])
         if let error = hand(message, part, to: target, &result) { result.failure = (error, part) }
         return result
     }
@@ -72,7 +72,7 @@ public final class Outbox {
     /// Hands one message to the transport and notes its fate in `result`; the refusal, if
     /// it was refused.
     private func hand(
-        _ message: Message, _ part: DraftStore.Removed, to target: InputTarget, _ result: inout Result
+        _ message: Message, _ part: DraftContents, to target: InputTarget, _ result: inout Result
     ) -> StoreError? {
         switch transport.send(message, to: target.chatID(as: identity)) {
         case .acknowledged(let warnings):

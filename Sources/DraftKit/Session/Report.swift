@@ -29,12 +29,12 @@ public enum Report: Equatable, Sendable {
     case draft(DraftEvent)
     /// `/undo` brought this back, to where it came from; `replaced` when the draft that was
     /// there went on the stack.
-    case undone(DraftStore.Removed, origin: DraftRules.Lost.Origin, replaced: Bool)
+    case undone(DraftContents, origin: Drafts.Lost.Origin, replaced: Bool)
     /// The chat list, most recent first; `more` when there may be chats it leaves out.
     case chatList([ChatListEntry], more: Bool)
     /// The draft map, the undo stack (oldest first), and, when asked from a key while a
     /// line is read, the edit line as it is: everywhere unsent text is.
-    case draftMap([DraftMapEntry], undo: [DraftRules.Lost], line: TextDraft?)
+    case draftMap([DraftMapEntry], undo: [Drafts.Lost], line: TextDraft?)
     /// Help on commands and keys.
     case help
     /// The target asked for is already on screen.
@@ -155,7 +155,7 @@ public struct Profile: Equatable, Sendable {
     /// The profile of `user` (called `name`, its private chat holding `messageCount`
     /// messages), reached from `previous`.
     init(
-        of user: GlobalKey, name: String?, messageCount: Result<Int, StoreError>, drafts: DraftStore,
+        of user: GlobalKey, name: String?, messageCount: Result<Int, StoreError>, drafts: Drafts,
         from previous: Screen?
     ) {
         self.user = user
@@ -176,7 +176,7 @@ public struct DraftMapEntry: Equatable, Sendable {
     public var age: Double
 
     /// Every draft in the store, in key order, aged at `now`.
-    static func map(of drafts: DraftStore, at now: Date) -> [DraftMapEntry] {
+    static func map(of drafts: Drafts, at now: Date) -> [DraftMapEntry] {
         drafts.keys.map { key in
             DraftMapEntry(
                 key: key, text: drafts.text(for: key), mediaCount: drafts.attachments(for: key).count,

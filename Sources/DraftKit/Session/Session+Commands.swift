@@ -30,13 +30,13 @@ extension Session {
     func attach(_ path: String) throws(DraftlineError) -> [Report] {
         let target = try currentTarget()
         let attachment = try Attachment.checked(path, workingDirectory: workingDirectory, home: home)
-        return rules.attach(attachment, to: target).map(Report.draft)
+        return drafts.attach(attachment, to: target).map(Report.draft)
             + [.attachments(drafts.attachments(for: target.draftKey))]
     }
 
     func detach(_ number: Int?) throws(DraftlineError) -> [Report] {
         let target = try currentTarget()
-        return try rules.detach(number, from: target).map(Report.draft)
+        return try drafts.detach(number, from: target).map(Report.draft)
             + [.attachments(drafts.attachments(for: target.draftKey))]
     }
 
@@ -53,7 +53,7 @@ extension Session {
             hadSendFailure = true
             throw .notSent(error)
         case .inFlight:
-            live.inFlight[message.messageID] = .init(message: message, target: target, part: DraftStore.Removed())
+            live.inFlight[message.messageID] = .init(message: message, target: target, part: DraftContents())
             return []
         }
         return [.sent(message)] + live.heard([message], from: identity, to: target)
@@ -105,12 +105,12 @@ extension Session {
     /// (not even a pending quit), so a key can show it in the middle of a line, with the
     /// edit line as it is then (`line`).
     public func draftMap(line: TextDraft? = nil) -> [Report] {
-        [.draftMap(DraftMapEntry.map(of: drafts, at: clock()), undo: rules.undoStack, line: line)]
+        [.draftMap(DraftMapEntry.map(of: drafts, at: clock()), undo: drafts.undoStack, line: line)]
     }
 
     func discard() throws(DraftlineError) -> [Report] {
         guard let target = screen.target else { throw .noDraftHere }
-        return try rules.discard(target).map(Report.draft) + [.discarded]
+        return try drafts.discard(target).map(Report.draft) + [.discarded]
     }
 
     /// `/undo`: the last entry back where it came from; a line typed where no draft is
@@ -121,17 +121,17 @@ extension Session {
     /// on the undo stack (as a draft entry's newer draft does); a draft entry for this target
     /// comes back in the line (text the line held goes on the stack, in ``finish(_:)``).
     func undo() throws(DraftlineError) -> [Report] {
-        let result = try rules.undo()
+        let result = try drafts.undo()
         var events = result.events
         var replaced = result.replaced
         if let line = result.line {
             pendingLine = line
             if navigator.question == nil, let target = screen.target, drafts.text(for: target.draftKey) != nil {
-                let (shown, kept) = rules.keep(TextDraft(text: ""), for: target, because: .undo)
+                let (shown, kept) = drafts.keep(TextDraft(text: ""), for: target, because: .undo)
                 events += kept
                 if let shown {
-                    events += rules.setAside(
-                        DraftStore.Removed(text: shown, attachments: []), from: .draft(target.draftKey), because: .undo)
+                    events += drafts.setAside(
+                        DraftContents(text: shown, attachments: []), from: .draft(target.draftKey), because: .undo)
                 }
                 replaced = true
             }
@@ -156,9 +156,9 @@ extension Session {
 
     func quit() -> Outcome {
         hasQuit = true
-        let undo = rules.undoStack.count
+        let undo = drafts.undoStack.count
         let none = emptiedDraftIsNone
-        let events = rules.forgetAll()
+        let events = drafts.forgetAll()
         let gone = events.compactMap(\.key).filter { $0 != none }
         return Outcome(
             events.map(Report.draft) + (gone.isEmpty && undo == 0 ? [] : [.forgotten(gone, undo: undo)]),

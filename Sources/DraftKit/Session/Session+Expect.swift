@@ -36,11 +36,11 @@ extension Session {
                         && (type == nil || $0.type == type)
                 } ?? false
         case .undo(let count):
-            found = .count(rules.undoStack.count)
-            holds = rules.undoStack.count == count
+            found = .count(drafts.undoStack.count)
+            holds = drafts.undoStack.count == count
         case .undoTop(let text):
-            let top = rules.undoStack.last?.draft.text
-            found = .undoTop(top, entries: rules.undoStack.count)
+            let top = drafts.undoStack.last?.draft.text
+            found = .undoTop(top, entries: drafts.undoStack.count)
             holds = top?.text == text
         case .line(let text, let cursor):
             found = .line(line)

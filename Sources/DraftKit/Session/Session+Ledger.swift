@@ -50,7 +50,7 @@ extension Session {
         var keptEdits: [Report] = []
         let keptBaseline = read.target.flatMap { drafts.baseline(for: $0.draftKey) }
         if let edited, read.held == nil, let target = read.target, let draft = read.draft, edited != draft {
-            keptEdits = rules.keep(edited, for: target, because: .editedAroundCommand).events.map(Report.draft)
+            keptEdits = drafts.keep(edited, for: target, because: .editedAroundCommand).events.map(Report.draft)
         }
         do throws(DraftlineError) {
             let outcome = try keptEdits + Command(parsing: command, capabilities: capabilities).run(in: self)
@@ -71,7 +71,7 @@ extension Session {
             return outcome + Outcome(effects: [.remember(command)])
         } catch {
             if !keptEdits.isEmpty, let target = read.target, let draft = read.draft {
-                _ = rules.keep(draft, for: target, because: .editedAroundCommand, baseline: keptBaseline)
+                _ = drafts.keep(draft, for: target, because: .editedAroundCommand, baseline: keptBaseline)
             }
             giveBackCommand(&read)
             return Outcome([.error(error)], effects: [.remember(command)])
@@ -238,7 +238,7 @@ extension Session {
         let key = target.draftKey
         let blank = text.allSatisfy(\.isWhitespace)
         let hasMedia = !drafts.attachments(for: key).isEmpty
-        let (taken, events) = rules.take(target, because: blank && !hasMedia ? .blankLine : .sending)
+        let (taken, events) = drafts.take(target, because: blank && !hasMedia ? .blankLine : .sending)
         var reports = events.map(Report.draft)
         if blank && taken.attachments.isEmpty {
             // A blank line sends nothing; the draft it cleared goes on the undo stack.
@@ -274,10 +274,10 @@ extension Session {
         if let failure = result.failure {
             hadSendFailure = true
             if capabilities.editLine {
-                reports += rules.putBack(failure.unsent, for: target).map(Report.draft)
+                reports += drafts.putBack(failure.unsent, for: target).map(Report.draft)
                 reports.append(.error(.notSent(failure.error)))
             } else {
-                reports += rules.setAside(failure.unsent, from: .draft(key), because: .sendFailedAside)
+                reports += drafts.setAside(failure.unsent, from: .draft(key), because: .sendFailedAside)
                     .map(Report.draft)
                 reports.append(.error(.notSentSetAside(failure.error, text: String(text.prefix(40)))))
                 effects = []
@@ -359,7 +359,7 @@ extension Session {
         guard let target = read.target else { return abandon(&read, from: .line) }
         let key = target.draftKey
         let entries = read.setAsideCauses.count
-        let (replaced, events) = rules.keep(TextDraft(text: ""), for: target, because: .interrupted)
+        let (replaced, events) = drafts.keep(TextDraft(text: ""), for: target, because: .interrupted)
         var reports = events.filter { $0.kind != .unchanged }.map(Report.draft)
         // The draft the line did not hold goes first, the abandoned line over it: `/undo`
         // brings back what the user was typing.
@@ -368,7 +368,7 @@ extension Session {
         }
         reports += abandon(&read, from: .draft(key))
         // The draft's files go with what the user was writing, never with the next message.
-        let files = rules.setAsideAttachments(
+        let files = drafts.setAsideAttachments(
             of: key, joinTop: read.setAsideCauses.count > entries, because: .interrupted)
         if let moved = files.first {
             if read.setAsideCauses.count == entries { read.setAsideCauses.append(.interrupted) }
@@ -385,7 +385,7 @@ extension Session {
     /// and the line they had before the first recall over all of them, so `/undo` brings
     /// back what they typed. A recalled line as history gave it is a copy of a history
     /// line, not text of the user's: it is not kept.
-    private func abandon(_ read: inout LineRead, from origin: DraftRules.Lost.Origin) -> [Report] {
+    private func abandon(_ read: inout LineRead, from origin: Drafts.Lost.Origin) -> [Report] {
         switch read.kind {
         case .own:
             setAsideRecalled(unlessHeldBy: read.text, from: origin, &read)
@@ -421,10 +421,10 @@ extension Session {
     /// (``isQuitPending`` then arms the next Ctrl-D); `nil` when nothing would be.
     private func warnBeforeQuitting(_ read: inout LineRead) -> Report? {
         let forgotten = drafts.count - (emptiedDraftIsNone == nil ? 0 : 1)
-        guard forgotten > 0 || !rules.undoStack.isEmpty else { return nil }
+        guard forgotten > 0 || !drafts.undoStack.isEmpty else { return nil }
         isQuitPending = true
         read.nextLine = TextDraft(text: "")
-        return .quitPending(drafts: forgotten, undo: rules.undoStack.count)
+        return .quitPending(drafts: forgotten, undo: drafts.undoStack.count)
     }
 
     /// The open target's draft when the user emptied it in the line: the line started with

@@ -10,7 +10,7 @@ extension Session {
         _ read: inout LineRead
     ) -> [Report] {
         let key = target.draftKey
-        let (replaced, events) = rules.keep(text, for: target, because: cause, baseline: baseline)
+        let (replaced, events) = drafts.keep(text, for: target, because: cause, baseline: baseline)
         var reports = events.map(Report.draft)
         if let replaced, replaced != text {
             if text.text.isEmpty {
@@ -25,14 +25,14 @@ extension Session {
 
     /// Puts text on the undo stack, noting it for the one notice line of this event.
     func setAside(
-        _ text: TextDraft, from origin: DraftRules.Lost.Origin, _ cause: DraftEvent.Cause, baseline: TextDraft? = nil,
+        _ text: TextDraft, from origin: Drafts.Lost.Origin, _ cause: DraftEvent.Cause, baseline: TextDraft? = nil,
         _ read: inout LineRead
     ) -> [Report] {
         guard !text.text.isEmpty else { return [] }
         if read.line == text { read.settleLine(.undoStack) }
         read.setAsideCauses.append(cause)
-        return rules.setAside(
-            DraftStore.Removed(text: text, attachments: []), from: origin, because: cause, baseline: baseline
+        return drafts.setAside(
+            DraftContents(text: text, attachments: []), from: origin, because: cause, baseline: baseline
         ).map(Report.draft)
     }
 
@@ -56,7 +56,7 @@ extension Session {
     /// not, never the user's own text), the line from before the first recall last and
     /// always, so it is the top entry over the recalled lines the user edited.
     func setAsideRecalled(
-        unlessHeldBy holder: String, from origin: DraftRules.Lost.Origin, ownOnTop: Bool = false,
+        unlessHeldBy holder: String, from origin: Drafts.Lost.Origin, ownOnTop: Bool = false,
         _ read: inout LineRead
     ) {
         guard !read.recalledOver.isEmpty, read.recalledPlace == nil else { return }

@@ -82,21 +82,21 @@ extension Session {
                 drafts.text(for: key) == nil
             {
                 // The user sent and has typed nothing since: the text is back where it was.
-                let back = DraftStore.Removed(
+                let back = DraftContents(
                     text: text, attachments: sent.part.attachments + drafts.attachments(for: key))
-                let reports = rules.putBack(back, for: sent.target).map(Report.draft)
+                let reports = drafts.putBack(back, for: sent.target).map(Report.draft)
                 line = text
                 linePasted = []
                 lineInserted = []
                 return reports + [.error(.notSentBackInLine(error, text))]
             }
             if capabilities.editLine, sent.part.text == nil || (!typed && drafts.text(for: key) == nil) {
-                let back = DraftStore.Removed(
+                let back = DraftContents(
                     text: sent.part.text, attachments: sent.part.attachments + drafts.attachments(for: key))
-                return rules.putBack(back, for: sent.target).map(Report.draft) + [.error(.notSent(error))]
+                return drafts.putBack(back, for: sent.target).map(Report.draft) + [.error(.notSent(error))]
             }
             let text = sent.part.text?.text ?? sent.part.attachments.first?.name ?? ""
-            return rules.setAside(sent.part, from: .draft(key), because: .sendFailedAside).map(Report.draft)
+            return drafts.setAside(sent.part, from: .draft(key), because: .sendFailedAside).map(Report.draft)
                 + [.error(.notSentSetAside(error, text: String(text.prefix(40))))]
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// ``Outcome``s.
 ///
 /// A session coordinates the parts: the ``Navigator`` (where the user is), the
-/// ``DraftRules`` (drafts and the undo stack), the ``Outbox`` (sending), the commands of
+/// ``Drafts`` (drafts and the undo stack), the ``Outbox`` (sending), the commands of
 /// the ``CommandCatalogue``, and the history store. It owns the edit line's text between
 /// two reads: a front end starts each read with ``line`` and hands back how it ended, and
 /// the ledger (`Session+Ledger.swift`) accounts for every character of it. It knows no
@@ -13,8 +13,8 @@ import Foundation
 public final class Session {
     /// Where the user is.
     public internal(set) var navigator = Navigator()
-    /// The drafts and the undo stack.
-    public internal(set) var rules: DraftRules
+    /// Every unsent draft, and the undo stack.
+    public internal(set) var drafts: Drafts
     /// Whether the user quit.
     public internal(set) var hasQuit = false
     /// Whether a message could not be stored during this session.
@@ -144,15 +144,13 @@ public final class Session {
         self.workingDirectory = workingDirectory
         self.home = home
         self.clock = clock
-        rules = DraftRules(clock: clock)
+        drafts = Drafts(clock: clock)
         live = LiveState(
             outbox: Outbox(
                 transport: transport ?? DirectoryTransport(history), identity: identity, clock: clock,
                 idSuffix: idSuffix), peers: peers)
     }
 
-    /// Every unsent draft.
-    public var drafts: DraftStore { rules.drafts }
     /// The current screen.
     public var screen: Screen { navigator.screen }
     /// Whether `^X o` asked for the name of a chat to open and the next line answers.
@@ -171,7 +169,7 @@ public final class Session {
     /// recall and a return, editing keys, a resize, an arrival or a refused Enter never
     /// move it: it is state of the session, not of one read. A draft kept with a command
     /// attempt typed into it keeps the baseline it was typed into
-    /// (``DraftStore/baselines``): brought back, it is an attempt again. `nil` at a prompt.
+    /// (``Drafts/baseline(for:)``): brought back, it is an attempt again. `nil` at a prompt.
     public var baseline: TextDraft? {
         guard navigator.question == nil else { return nil }
         if let heldLine { return heldLine }
@@ -336,7 +334,7 @@ public final class Session {
     func takeDownInput() -> [Report] {
         guard let target = shownInput else { return [] }
         shownInput = nil
-        return rules.leave(target).map(Report.draft)
+        return drafts.leave(target).map(Report.draft)
     }
 
     /// Back on a target's screen with its input down (after `^X /`'s command, a cancelled
@@ -345,7 +343,7 @@ public final class Session {
     func showInputAgain() -> [Report] {
         guard !hasQuit, shownInput == nil, navigator.question == nil, let target = screen.target else { return [] }
         shownInput = target
-        return rules.enter(target).map(Report.draft)
+        return drafts.enter(target).map(Report.draft)
     }
 
     /// What arriving on a screen shows.
@@ -365,7 +363,7 @@ public final class Session {
             } catch {
                 reports.append(.error(.historyUnreadable(error)))
             }
-            reports += rules.enter(target).map(Report.draft)
+            reports += drafts.enter(target).map(Report.draft)
             let media = drafts.attachments(for: target.draftKey)
             if !media.isEmpty { reports.append(.attachments(media)) }
             return reports

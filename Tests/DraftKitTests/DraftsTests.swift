@@ -1,13 +1,14 @@
-import DraftKit
 import Testing
 
-@Suite("The draft store")
-struct DraftStoreTests {
+@testable import DraftKit
+
+@Suite("The drafts: the two maps under the moves")
+struct DraftsTests {
     let alice = InputTarget.privateChat(try! GlobalKey(validating: "alice")).draftKey
     let bob = InputTarget.privateChat(try! GlobalKey(validating: "bob")).draftKey
 
     @Test func savesTextWithCursorAndKeepsKeysApart() {
-        var store = DraftStore()
+        var store = Drafts()
         #expect(store.saveText(TextDraft(text: "hi\tthere 你好 😀", cursor: 3), for: alice) == .saved)
         store.saveText(TextDraft(text: "for bob"), for: bob)
         #expect(store.text(for: alice) == TextDraft(text: "hi\tthere 你好 😀", cursor: 3))
@@ -16,7 +17,7 @@ struct DraftStoreTests {
     }
 
     @Test func emptyTextRemovesTheEntry() {
-        var store = DraftStore()
+        var store = Drafts()
         store.saveText(TextDraft(text: "x"), for: alice)
         #expect(store.saveText(TextDraft(text: ""), for: alice) == .removed)
         #expect(store.text(for: alice) == nil)
@@ -25,7 +26,7 @@ struct DraftStoreTests {
     }
 
     @Test func emptyMediaListRemovesTheEntryAndTextIsSeparate() {
-        var store = DraftStore()
+        var store = Drafts()
         store.saveAttachments([Attachment(path: "/tmp/a.png")], for: alice)
         store.saveText(TextDraft(text: "caption"), for: alice)
         #expect(store.count == 1)
@@ -35,7 +36,7 @@ struct DraftStoreTests {
     }
 
     @Test func removeThenRestorePutsBothBack() {
-        var store = DraftStore()
+        var store = Drafts()
         store.saveText(TextDraft(text: "unsent", cursor: 2), for: alice)
         store.saveAttachments([Attachment(path: "/tmp/a.png")], for: alice)
         let removed = store.remove(alice)
@@ -46,7 +47,7 @@ struct DraftStoreTests {
     }
 
     @Test func removeAllForgetsEverything() {
-        var store = DraftStore()
+        var store = Drafts()
         store.saveText(TextDraft(text: "a"), for: alice)
         store.saveText(TextDraft(text: "b"), for: bob)
         #expect(store.removeAll() == [alice, bob])
