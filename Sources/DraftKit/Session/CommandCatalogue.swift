@@ -51,7 +51,7 @@ public enum CommandCatalogue {
             Outcome(try session.discard())
         },
         CommandSpec("undo", summary: "bring back the last draft discarded, emptied or lost") {
-            session throws(DraftlineError) in Outcome(try session.undo())
+            session throws(DraftlineError) in try session.undo()
         },
         CommandSpec("trace", .onOff, summary: "print a line for every draft event") {
             session, on throws(DraftlineError) in

@@ -9,6 +9,10 @@ public struct Outcome: Equatable, Sendable, ExpressibleByArrayLiteral {
     public var reports: [Report]
     /// What the front end is asked to do, in order, after showing the reports.
     public var effects: [Effect]
+    /// A line a command gives the edit line (`/undo` of a line typed where no draft is
+    /// kept): the ledger takes it when the event is over (``Session/line``), so an outcome
+    /// the session hands back never holds one.
+    var line: TextDraft? = nil
 
     public init(_ reports: [Report] = [], effects: [Effect] = []) {
         self.reports = reports
@@ -17,20 +21,18 @@ public struct Outcome: Equatable, Sendable, ExpressibleByArrayLiteral {
 
     public init(arrayLiteral reports: Report...) { self.init(reports) }
 
-    /// Both outcomes, this one's first.
+    /// Both outcomes, this one's first (and its line, if it gives one).
     public static func + (first: Outcome, second: Outcome) -> Outcome {
-        Outcome(first.reports + second.reports, effects: first.effects + second.effects)
+        var both = Outcome(first.reports + second.reports, effects: first.effects + second.effects)
+        both.line = first.line ?? second.line
+        return both
     }
 
     /// This outcome with more reports after its own.
-    public static func + (outcome: Outcome, reports: [Report]) -> Outcome {
-        Outcome(outcome.reports + reports, effects: outcome.effects)
-    }
+    public static func + (outcome: Outcome, reports: [Report]) -> Outcome { outcome + Outcome(reports) }
 
     /// These reports before the outcome's own.
-    public static func + (reports: [Report], outcome: Outcome) -> Outcome {
-        Outcome(reports + outcome.reports, effects: outcome.effects)
-    }
+    public static func + (reports: [Report], outcome: Outcome) -> Outcome { Outcome(reports) + outcome }
 
     public static func += (outcome: inout Outcome, more: Outcome) { outcome = outcome + more }
 

@@ -119,13 +119,15 @@ extension Session {
     /// Whatever it brings back takes the edit line, and what the line showed makes way at
     /// once, named in the same line: a line entry comes back over the draft here, which goes
     /// on the undo stack (as a draft entry's newer draft does); a draft entry for this target
-    /// comes back in the line (text the line held goes on the stack, in ``finish(_:)``).
-    func undo() throws(DraftlineError) -> [Report] {
+    /// comes back in the line (text the line held goes on the stack, in
+    /// ``finish(_:broughtBack:)``): the outcome's ``Outcome/line``.
+    func undo() throws(DraftlineError) -> Outcome {
         let result = try drafts.undo()
         var events = result.events
         var replaced = result.replaced
+        var broughtBack: TextDraft?
         if let line = result.line {
-            pendingLine = line
+            broughtBack = line
             if navigator.question == nil, let target = screen.target, drafts.text(for: target.draftKey) != nil {
                 let (shown, kept) = drafts.keep(TextDraft(text: ""), for: target, because: .undo)
                 events += kept
@@ -136,11 +138,12 @@ extension Session {
                 replaced = true
             }
         } else if navigator.question == nil, let key = result.restored.origin.key, key == screen.target?.draftKey {
-            pendingLine = drafts.text(for: key)
+            broughtBack = drafts.text(for: key)
         }
-        return events.map(Report.draft) + [
-            .undone(result.restored.draft, origin: result.restored.origin, replaced: replaced)
-        ]
+        let undone = Report.undone(result.restored.draft, origin: result.restored.origin, replaced: replaced)
+        var outcome = Outcome(events.map(Report.draft) + [undone])
+        outcome.line = broughtBack
+        return outcome
     }
 
     func setTracing(_ on: Bool) -> [Report] {

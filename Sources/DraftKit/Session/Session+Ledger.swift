@@ -5,9 +5,9 @@
 /// deleted it with an editing key. Each way a read can end (Enter on a message, a command
 /// or a prompt's answer, a leave key, Ctrl-C, Ctrl-D) places the line here, and the text
 /// a history recall replaced with it, and the target's draft when the line did not hold
-/// it. ``finish(_:)`` then puts whatever no rule placed on the undo stack (and counts it in
-/// ``ledgerCatches``: a rule is missing), says in one line what went on the undo stack
-/// without the user asking, and sets the next edit line.
+/// it. ``finish(_:broughtBack:)`` then puts whatever no rule placed on the undo stack (and
+/// counts it in ``ledgerCatches``: a rule is missing), says in one line what went on the
+/// undo stack without the user asking, and sets the next edit line.
 extension Session {
     // MARK: - Enter
 

@@ -1,6 +1,6 @@
 /// The ledger's moves: the few ways text changes hands (kept as a draft, set aside on the
-/// undo stack, given back in the next line), and ``finish(_:)``, which places what no rule
-/// placed. Every rule in `Session+Ledger.swift` is made of these.
+/// undo stack, given back in the next line), and ``finish(_:broughtBack:)``, which places
+/// what no rule placed. Every rule in `Session+Ledger.swift` is made of these.
 extension Session {
     /// Keeps `text` as the target's draft, judged against `baseline` when it comes back
     /// (``LineRead/baseline(keeping:pasted:)``; `nil`: itself); the draft it replaces,
@@ -108,8 +108,9 @@ extension Session {
     }
 
     /// After an event: what no rule placed goes on the undo stack; one line says what went
-    /// there without the user asking; the next edit line is set.
-    func finish(_ read: LineRead) -> [Report] {
+    /// there without the user asking; the next edit line is set: `broughtBack`, when the
+    /// event's command gave one (``Outcome/line``).
+    func finish(_ read: LineRead, broughtBack: TextDraft?) -> [Report] {
         var read = read
         guard !hasQuit else { return [] }
         var reports: [Report] = read.traced
@@ -123,11 +124,11 @@ extension Session {
             ledgerCatches += 1
             for piece in read.recalledOver { reports += setAside(piece, from: origin, .replacedByRecall, &read) }
         }
-        // `/undo` brought a line back (``pendingLine``) over text that was to come back in the
+        // `/undo` brought a line back (`broughtBack`) over text that was to come back in the
         // line (a command typed into it): unless it is kept as the draft here, it goes on
         // the undo stack, as a draft `/undo` replaces does, and `/undo` again brings it back.
         // Said in this event's notice, at once.
-        if let restored = pendingLine, let displaced = read.nextLine, !displaced.text.isEmpty,
+        if let restored = broughtBack, let displaced = read.nextLine, !displaced.text.isEmpty,
             displaced.text != restored.text,
             screen.target.flatMap({ drafts.text(for: $0.draftKey) })?.text != displaced.text
         {
@@ -137,7 +138,7 @@ extension Session {
         if let cause = unasked.first {
             reports.append(.setAside(because: cause, count: unasked.count, files: read.setAsideFiles))
         }
-        if let next = pendingLine ?? read.nextLine {
+        if let next = broughtBack ?? read.nextLine {
             line = next
         } else if navigator.question == nil, let target = screen.target {
             line = drafts.text(for: target.draftKey) ?? TextDraft(text: "")
@@ -145,7 +146,7 @@ extension Session {
             line = TextDraft(text: "")
         }
         let draftHere = navigator.question == nil ? screen.target.flatMap { drafts.text(for: $0.draftKey) } : nil
-        switch pendingLine.map({ $0 == draftHere ? .none : LineRead.Hold.text($0) }) ?? read.hold {
+        switch broughtBack.map({ $0 == draftHere ? .none : LineRead.Hold.text($0) }) ?? read.hold {
         case .none: heldLine = nil
         case .unchanged: break
         case .text(let held): heldLine = held
@@ -165,7 +166,6 @@ extension Session {
         } else {
             lineInserted = []
         }
-        pendingLine = nil
         // Text kept as a draft over a recall, out of sight (the command failed and is back in
         // the line, or went elsewhere): one line says where it is.
         if let kept = read.keptOverRecall, let target = read.target,

@@ -118,9 +118,6 @@ public final class Session {
     let home: String?
     /// The store's warnings of this event's calls, shown after its reports.
     var pendingReports: [Report] = []
-    /// A line a command gives the edit line (`/undo` of a line typed where no draft is
-    /// kept), taken by the ledger when the event is over.
-    var pendingLine: TextDraft?
 
     /// How many messages opening a chat shows.
     public static let openHistoryCount = 20
@@ -231,7 +228,9 @@ public final class Session {
         case .line:
             outcome = enter(&read)
         }
-        let handled = outcome + finish(read) + showInputAgain() + takePendingReports()
+        let broughtBack = outcome.line
+        outcome.line = nil
+        let handled = outcome + finish(read, broughtBack: broughtBack) + showInputAgain() + takePendingReports()
         rememberErrors(of: handled.reports, answering: read.question != nil)
         // An `/expect` changes nothing: an empty piped line after it is still Enter again on
         // the failed line, so a script can check the error and then press Enter again.
