@@ -112,15 +112,17 @@ final class KeyReader {
     }
 
     /// Takes the first key of `wanted` typed outside a paste out of what was read so far;
-    /// the other keys stay, in order, for the keys to come. `nil` when none is there.
-    func takeFirst(of wanted: [UInt8]) -> UInt8? {
+    /// the other keys stay, in order, for the keys to come. `nil` when none is there. A
+    /// `staying` key with keys before it is found but stays in its place, to act on them.
+    func takeFirst(of wanted: [UInt8], staying: UInt8? = nil) -> UInt8? {
         scan(.more)
         guard
             let index = ready.firstIndex(where: { key in
                 guard case .character(let character) = key else { return false }
                 return wanted.contains { wchar_t($0) == character }
-            }), case .character(let character) = ready.remove(at: index)
+            }), case .character(let character) = ready[index]
         else { return nil }
+        if index == 0 || staying.map({ wchar_t($0) }) != character { ready.remove(at: index) }
         return UInt8(character)
     }
 

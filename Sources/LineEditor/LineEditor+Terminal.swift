@@ -29,7 +29,11 @@ extension LineEditor {
     /// Between reads, during a wait (``InputWaiter/typedInterrupt``): reads what standard
     /// input has when `reading`, then looks at the keys typed ahead. The interrupt key
     /// ends the wait (true) and the suspend key suspends draftline there and then, as they
-    /// would during a read; each is taken out, and the other keys stay for the next read.
+    /// would during a read; each is taken out, and the other keys stay for the next read,
+    /// but an interrupt key typed after keys stays after them: the next read takes them and
+    /// then abandons that line, onto the undo stack (a new user's trial: `never mind`, typed
+    /// unseen during `/wait`, then Ctrl-C, came back in the line, and the command typed
+    /// next was sent with it).
     /// What only a burst's pause decides (a paste's end marker, and the keys after it) is
     /// waited for here, at most ``KeyReader/burstPause``: a Ctrl-C after a paste had been
     /// held with the paste, and the wait ran its whole time. `nil` when standard input
@@ -37,7 +41,7 @@ extension LineEditor {
     func takeTypedKeys(reading: Bool, interrupt: UInt8, suspend: UInt8) -> Bool? {
         if reading && !keys.fill() { return nil }
         while true {
-            while let key = keys.takeFirst(of: [interrupt, suspend]) {
+            while let key = keys.takeFirst(of: [interrupt, suspend], staying: interrupt) {
                 if key == interrupt { return true }
                 suspendBetweenReads()
             }

@@ -282,16 +282,20 @@ struct TextConservationTests {
     }
 
     /// Between reads (here during `/wait`) Ctrl-C is a key like the others (the terminal
-    /// stays in the editor's mode): the wait takes it and stops, and what was typed ahead
-    /// of it is in the next edit line.
-    @Test func textTypedAheadOfCtrlCDuringAWaitIsInTheNextLine() throws {
+    /// stays in the editor's mode): the wait takes it and stops, and then, as in a read, it
+    /// abandons what was typed ahead of it: onto the undo stack, from where `/undo` brings it.
+    @Test func textTypedAheadOfCtrlCDuringAWaitIsAbandonedWithIt() throws {
         let terminal = try start()
         try terminal.open("alice")
         try terminal.send("/wait 1 30\r")
         try terminal.waitForReadToEnd()
         try terminal.send("typed during the wait\u{3}")
         try terminal.waitFor("wait stopped: 0 of 1 message arrived")
-        try terminal.waitForRawMode()
+        try terminal.waitFor("line abandoned: /undo brings it back")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"typed during the wait\"")
+        try terminal.waitForPrompt("alice> ")
         try terminal.send("\r")
         try terminal.waitFor("you: typed during the wait")
         try terminal.waitForPrompt("alice> ")

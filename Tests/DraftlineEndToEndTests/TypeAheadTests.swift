@@ -28,6 +28,13 @@ struct TypeAheadTests {
 
     /// Enters `/wait 1 30` and returns once its read has ended: what is typed next is typed
     /// while the wait runs, between two reads.
+    /// A message from `user` to the user, stored by another draftline (on a pipe, as `user`).
+    func arrive(from user: String) throws {
+        let sent = try fixture.runPiped(
+            "/open me\nfrom \(user)\n", arguments: ["--data-dir", fixture.dataDirectory, "--as", user])
+        #expect(sent.status == 0, "\(sent.error)")
+    }
+
     func startWaiting(_ terminal: PseudoTerminal) throws {
         try terminal.send("/wait 1 30\r")
         try terminal.waitForReadToEnd()
@@ -70,14 +77,14 @@ struct TypeAheadTests {
         try terminal.send("wait 1 30\r")
         try terminal.waitForReadToEnd()
         try terminal.send(typed)
-        try terminal.send("\u{3}")
-        try terminal.waitFor("wait stopped: 0 of 1 message arrived")
+        try arrive(from: "bob")  // ends the wait: a Ctrl-C would abandon what was typed
+        try terminal.waitFor("ok: 1 message arrived")
         try terminal.waitForPrompt("bob> ")
         try terminal.send("\r")
         try terminal.waitFor("you: ")
         try terminal.waitForPrompt("bob> ")
         #expect(try terminal.quit() == .exited(0))
-        #expect(try fixture.messages(in: "bob").map(\.content) == [sent])
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["from bob", sent])
     }
 
     /// Between reads the terminal is in the editor's mode (no canonical input, no echo, no
@@ -181,8 +188,8 @@ struct TypeAheadTests {
     /// Stopped by the suspend key during a read, by SIGTSTP during a read, by SIGTSTP between
     /// reads and by the suspend key between reads (during a wait, which goes on after `fg`):
     /// each time the shell finds the user's settings, and after `fg` keys reach the editor
-    /// again (a Ctrl-C typed during the wait is the wait's, the text before it the next
-    /// line's: on the user's cooked terminal the Ctrl-C would flush it).
+    /// again (the text typed during the wait is the next line's; the wait ends with a
+    /// message).
     @Test func everyStopLeavesTheUsersSettingsAndFgTheEditorsMode() throws {
         let terminal = try PseudoTerminal(
             executable: "/usr/bin/env",
@@ -216,8 +223,9 @@ struct TypeAheadTests {
         try terminal.send("\u{1A}")  // the suspend key, between reads: at once, not after the wait
         try terminal.waitFor("[stopped; settings as before]")
         try terminal.waitForRawMode()
-        try terminal.send("queued\u{3}")
-        try terminal.waitFor("wait stopped: 0 of 1 message arrived")
+        try terminal.send("queued")
+        try arrive(from: "alice")
+        try terminal.waitFor("ok: 1 message arrived")
         try terminal.waitForPrompt("alice> ")
         try terminal.send("\r")
         try terminal.waitFor("you: queued")
@@ -225,6 +233,6 @@ struct TypeAheadTests {
         try terminal.send("/quit\r")
         try terminal.waitFor("[ended; settings as before]")
         #expect(try terminal.waitForExit() == .exited(0))
-        #expect(try fixture.messages(in: "alice").map(\.content) == ["half typed after fg", "queued"])
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["half typed after fg", "from alice", "queued"])
     }
 }
