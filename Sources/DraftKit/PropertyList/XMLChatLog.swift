@@ -10,7 +10,9 @@ struct XMLChatLog {
     var chats: [(chatID: String, messages: [Message])] = []
     /// What the file's ``ChatLogFile/kindsKey`` holds: each chat ID's kind as named there.
     var kindNames: [String: String] = [:]
+}
 
+extension XMLChatLog {
     /// Reads `data`; `nil` when it is not an XML property list this reader takes whole.
     init?(_ data: Data) {
         guard
@@ -22,11 +24,6 @@ struct XMLChatLog {
         self = read
     }
 
-    private init(chats: [(chatID: String, messages: [Message])], kindNames: [String: String]) {
-        self.chats = chats
-        self.kindNames = kindNames
-    }
-
     /// The fields' names in ``Message/Field`` order, as bytes.
     private static let fields = Message.Field.allCases.map { Array($0.stringValue.utf8) }
 
@@ -35,8 +32,6 @@ struct XMLChatLog {
     struct Scanner {
         let bytes: UnsafeRawBufferPointer
         var at = 0
-
-        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
         /// The whole file. A first pass finds each chat's array (it ends at the first
         /// `</array>`: text holds no `<`); the arrays are then read on every core.

@@ -87,18 +87,17 @@ final class ContactIndex: @unchecked Sendable {
         do throws(FileError) { bytes = try source.read(at: 0, upTo: status.size) } catch { throw .unreadable(error) }
         let entries = try Self.entries(of: bytes)
         let (index, header, counts) = Self.index(of: entries, stamp: stamp)
+        var problem: ContactsProblem?
         do throws(FileError) {
             // A failed sync of the directory after the rename leaves the index in place.
             _ = try root.replace(name, with: index, temporary: try temporary.get(), durable: false)
         } catch {
-            let problem = ContactsProblem.indexNotWritten(error, bytes: status.size)
-            return ContactIndex(
-                bytes: .memory(index), start: header, end: index.count, counts: counts, notWritten: problem)
+            problem = .indexNotWritten(error, bytes: status.size)
         }
-        // Kept in memory for this run: a read of the file just written could fail, and a
-        // failed read must never pass for a contact that is not there (the sweep's EIO on
-        // `pread` had a user's chat moved to threads/).
-        return ContactIndex(bytes: .memory(index), start: header, end: index.count, counts: counts)
+        // Kept in memory for this run, written or not: a read of the file just written could
+        // fail, and a failed read must never pass for a contact that is not there (the sweep's
+        // EIO on `pread` had a user's chat moved to threads/).
+        return ContactIndex(bytes: .memory(index), start: header, end: index.count, counts: counts, notWritten: problem)
     }
 
     /// The index in `root` when it was built for `stamp`, opened and kept open.

@@ -72,7 +72,6 @@ public final class PropertyListHistory: BulkHistoryStore {
         journal = Journal(directory: directories.live)
         recent = RecentChats(directory: directories.root, temporary: directories.temporary)
         openingWarnings = []
-        var warnings: [StoreWarning] = []
         let upgrade = LayoutUpgrade(directories: directories)
         if let readOnly = segments.lock.readOnly {
             if try Self.available({ () throws(FileError) in try upgrade.isNeeded() }) { throw .readOnly(readOnly) }
@@ -83,11 +82,10 @@ public final class PropertyListHistory: BulkHistoryStore {
                 for name in try directories.temporary.names() where !Self.isBeingWritten(name) {
                     try directories.temporary.remove(name)
                 }
-                warnings = try upgrade.run(isUser: isUser)
-                if try !recent.exists() { warnings += try buildChatList() }
+                openingWarnings = try upgrade.run(isUser: isUser)
+                if try !recent.exists() { openingWarnings += try buildChatList() }
             }
         }
-        openingWarnings = warnings
     }
 
     /// Builds the chat list's index from every chat, repairing nothing; writes nothing when a

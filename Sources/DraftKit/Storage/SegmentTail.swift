@@ -28,11 +28,8 @@ final class SegmentTail {
         // A file with other names (a hard link made from outside) is not written through:
         // written anew, it is replaced by a file of its own, and the other name keeps
         // what it had.
-        guard (try? opened.status().links) == 1 else {
-            opened.close()
-            return nil
-        }
-        guard let layout = timings.measure(\.decode, { SegmentLayout(bytes) }) else {
+        guard (try? opened.status().links) == 1, let layout = timings.measure(\.decode, { SegmentLayout(bytes) })
+        else {
             opened.close()
             return nil
         }
