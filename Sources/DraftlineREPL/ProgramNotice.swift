@@ -19,6 +19,12 @@ public enum ProgramNotice: Sendable, Equatable {
     /// `--as` names nobody here: the `first` users' keys, how many there are, and why the
     /// contacts file could not be used, if it could not.
     case noSuchUser(GlobalKey, first: [String], total: Int, problem: ContactsProblem?, dataDirectory: String)
+    /// The command line cannot be parsed: why.
+    case badCommandLine(String)
+    /// The data directory cannot be found, opened or used: why.
+    case dataDirectoryUnusable(String)
+    /// A piped line over the limit was refused.
+    case lineRefused(line: Int, bytes: Int)
     /// `--strict` stopped the run at this line.
     case stoppedAt(line: Int)
     /// A piped line was not valid UTF-8 and was repaired.
@@ -45,6 +51,8 @@ public enum ProgramNotice: Sendable, Equatable {
     case tourChapter(title: String)
     /// The tour ended: `ending` said last, then the other chapters.
     case tourEnded(ending: String, others: [String])
+    /// The tour's last line, after its end.
+    case tourOver
     /// `--record` on a pipe.
     case recordOnPipe
     /// A file the run writes (the record, a report, the trace file) cannot be.
@@ -77,6 +85,10 @@ extension Presenter {
             let unusable = problem.map { " (\(describe($0)))" } ?? ""
             return "--as '\(identity)': no such user here; the users are \(names)\(unusable). "
                 + "To be someone else, add them to \(path)/contacts.plist (an array of {global_key, name})"
+        case .badCommandLine(let why): return why + "\n(draftline --help shows the usage)"
+        case .dataDirectoryUnusable(let why): return "cannot use the data directory: " + why
+        case .lineRefused(let line, let bytes):
+            return "line \(line): " + Presenter().describe(.lineTooLong(bytes, setAside: false))
         case .stoppedAt(let line): return "stopped at line \(line) (--strict)"
         case .lineNotUTF8(let line): return "line \(line) is not valid UTF-8: each bad byte was read as U+FFFD"
         case .localeNotUTF8(let codeset):
@@ -99,6 +111,7 @@ extension Presenter {
         case .tourEnded(let ending, let others):
             return ending + "More chapters: --tour NAME or /tour NAME, with NAME one of "
                 + others.joined(separator: ", ") + "."
+        case .tourOver: return "── end of the tour ──"
         case .recordOnPipe: return "--record writes a terminal session down; on a pipe the input is the script already"
         case .outputUnusable(let what, let error): return "cannot write the \(what): \(describe(error))"
         case .outputNotConfirmed(let what, let failure):

@@ -34,13 +34,8 @@ enum Draftline {
     static func main(arguments: [String]) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let options: Options
-        do {
-            options = try Options(parsing: arguments)
-        } catch {
-            Console.write(
-                "draftline: \(TerminalText.visible(error.description))\n(draftline --help shows the usage)\n",
-                to: .error)
-            return ExitStatus.unusable
+        do { options = try Options(parsing: arguments) } catch {
+            return refuse(Presenter.describe(.badCommandLine(error.message)), keepNewlines: true)
         }
         if options.showHelp {
             Console.write(Options.usage + "\n", to: .output)
@@ -56,12 +51,7 @@ enum Draftline {
         } catch {
             return refuse(error.description, keepNewlines: true)
         }
-        let clock: @Sendable () -> Date
-        if let pinned {
-            clock = { Date(timeIntervalSince1970: pinned) }
-        } else {
-            clock = { Date() }
-        }
+        let clock: @Sendable () -> Date = { pinned.map(Date.init(timeIntervalSince1970:)) ?? Date() }
         let terminal = isatty(0) == 1 && isatty(1) == 1
         let console = Console(
             colour: Console.wantsColour(environment: environment, terminal: terminal && isatty(2) == 1),
@@ -76,7 +66,7 @@ enum Draftline {
         do {
             path = try options.resolvedDataDirectory(environment: environment)
         } catch {
-            return refuse("cannot use the data directory: " + error.description, keepNewlines: true)
+            return refuse(Presenter.describe(.dataDirectoryUnusable(error.message)), keepNewlines: true)
         }
         // Who the user is, then the trace file: an identity nobody can open a chat with, or a
         // path the trace cannot use, is a usage error that changes nothing, not even by
@@ -108,7 +98,7 @@ enum Draftline {
         let frontend: Frontend
         let data: DataDirectory
         let presence: Presence
-        do throws(Failure) {
+        do throws(StoreError) {
             // No wait for the data directory's lock goes a second without a word.
             let transferring = options.transfer != nil
             let notice: (LockWait) -> Void = { wait in
@@ -123,7 +113,7 @@ enum Draftline {
                     return data
                 }
             }
-            do { data = try DataDirectory(path: path, clock: clock, onLockWait: notice) } catch { throw .store(error) }
+            data = try DataDirectory(path: path, clock: clock, onLockWait: notice)
             // A session waits a second at most, then the send fails and keeps its text.
             data.history.lockLimit = 1
             presence = Presence(data)
@@ -176,7 +166,7 @@ enum Draftline {
                 peers: peers, transport: transport)
             frontend = Frontend(session)
         } catch {
-            return refuse("cannot use the data directory: " + error.description, keepNewlines: true)
+            return refuse(Presenter.describe(.dataDirectoryUnusable(Presenter.describe(error))), keepNewlines: true)
         }
         // What opening the directory noticed (a directory of an older layout left where it was).
         console.show(frontend.lines(for: data.history.openingWarnings.map { .warning(.store($0)) }))
@@ -211,15 +201,5 @@ enum Draftline {
     private static func refuse(_ problem: String, keepNewlines: Bool = false) -> Int32 {
         Console.write("draftline: \(TerminalText.visible(problem, keepNewlines: keepNewlines))\n", to: .error)
         return ExitStatus.unusable
-    }
-
-    private enum Failure: Error, CustomStringConvertible {
-        case store(StoreError)
-
-        var description: String {
-            switch self {
-            case .store(let error): return Presenter.describe(error)
-            }
-        }
     }
 }

@@ -8,13 +8,12 @@ import Glibc
 struct PipeREPL {
     let frontend: Frontend
     /// Whether the first error or failed expectation ends the run (`--strict`).
-    var strict = false
+    let strict: Bool
     /// Messages from the other side, shown between lines and during `/wait`.
-    var live: Live?
-    /// Where lines go.
+    let live: Live
     let console: Console
     /// Where the script's results are written when it ends (`--report`).
-    var reports: ReportFiles?
+    let reports: ReportFiles
 
     func run() -> Int32 {
         var input = LineReader(descriptor: 0, limit: Session.maximumLineBytes)
@@ -33,7 +32,7 @@ struct PipeREPL {
         reading: while !frontend.hasQuit {
             // Between lines, what other processes sent; the demo peers answer only during
             // /wait, so that a script's transcript does not depend on how fast it ran.
-            live?.check(answering: false)
+            live.check(answering: false)
             let next = input.next()
             if let erred = unchecked, next == nil || frontend.session.question == nil {
                 unchecked = nil
@@ -51,8 +50,7 @@ struct PipeREPL {
             number += 1
             switch line {
             case .tooLong(let bytes):
-                let refusal = frontend.presenter.describe(.lineTooLong(bytes, setAside: false))
-                console.show([OutputLine(.error, "line \(number): \(refusal)")])
+                console.show([OutputLine(.error, Presenter.describe(.lineRefused(line: number, bytes: bytes)))])
                 results.record(frontend.session.refuseUnreadLine(bytes: bytes), line: number)
                 // As any line's error: the next line may check it.
                 if strict, unchecked == nil { unchecked = number }
@@ -74,11 +72,10 @@ struct PipeREPL {
                     console.show(response.lines)
                     // A send a chat server holds in flight is settled before the next
                     // line, so the script sees its fate there, whatever the network's pace.
-                    if !frontend.session.live.inFlight.isEmpty { live?.settle() }
+                    if !frontend.session.live.inFlight.isEmpty { live.settle() }
                     results.record(response.reports, line: number, of: event, presenter: frontend.presenter)
                     erred = strict && response.lines.contains { $0.kind == .error }
                     for case .wait(let wait) in response.effects where !erred {
-                        guard let live else { continue }
                         let ended = live.wait(wait, interruptible: false)
                         results.record(ended, line: number, presenter: frontend.presenter)
                         erred = strict && ended.contains { $0.error != nil }
@@ -114,7 +111,7 @@ struct PipeREPL {
             }
         }
         // A send the per-line settle gave up on is still waited for, a few seconds at most.
-        live?.confirmBeforeQuit()
+        live.confirmBeforeQuit()
         // What a stop left unrun: the checks of the input already there are listed as not
         // run (a writer that has not sent the rest is not waited for).
         if results.stopped {
@@ -125,8 +122,7 @@ struct PipeREPL {
             }
             if input.leftUnread { results.leftUnread() }
         }
-        let written = reports?.write(results, at: frontend.session.clock()) ?? true
-        guard written else { return Draftline.ExitStatus.unusable }
+        guard reports.write(results, at: frontend.session.clock()) else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
     }
 }

@@ -33,29 +33,12 @@ struct ReportFiles {
     /// Whether the session is recorded (`--record`).
     var recording: Bool { record != nil }
 
-    /// Says that a file is in place but its directory's sync failed: it is written, not yet
-    /// confirmed on disk (a power cut now could lose it).
-    private static func notConfirmed(_ what: String, _ failure: FileError) {
-        Console.write(Presenter.describe(.outputNotConfirmed(what: what, failure)) + "\n", to: .error)
-    }
-
-    /// Writes the recorded script; says in one line when it could not, and returns whether
-    /// it was written.
+    /// Writes the recorded script; returns whether it was written.
     func write(record script: String) -> Bool {
-        guard let record else { return true }
-        do throws(OutputPathError) {
-            if let unconfirmed = try record.replace(with: Data(script.utf8)) {
-                Self.notConfirmed("record", unconfirmed)
-            }
-        } catch {
-            Console.write("draftline: \(Presenter.describe(.outputNotWritten(what: "record", error)))\n", to: .error)
-            return false
-        }
-        return true
+        record.map { Self.write(script, to: $0, what: "record") } ?? true
     }
 
-    /// Writes every report of `results`, dated `time`; says in one line each report that
-    /// could not be written, and returns whether all were.
+    /// Writes every report of `results`, dated `time`; returns whether all were written.
     func write(_ results: ScriptResults, at time: Date) -> Bool {
         var written = true
         for (file, output) in files {
@@ -66,16 +49,23 @@ struct ReportFiles {
                 let name = URL(fileURLWithPath: file.path).deletingPathExtension().lastPathComponent
                 text = results.junit(suite: name.isEmpty ? "draftline" : name, timestamp: time)
             }
-            do throws(OutputPathError) {
-                if let unconfirmed = try output.replace(with: Data(text.utf8)) {
-                    Self.notConfirmed("\(file.format.rawValue) report", unconfirmed)
-                }
-            } catch {
-                let what = "\(file.format.rawValue) report"
-                Console.write("draftline: \(Presenter.describe(.outputNotWritten(what: what, error)))\n", to: .error)
-                written = false
-            }
+            written = Self.write(text, to: output, what: "\(file.format.rawValue) report") && written
         }
         return written
+    }
+
+    /// Writes one file, saying in one line when it could not be, or when it is in place but
+    /// its directory's sync failed (written, not yet confirmed on disk: a power cut now could
+    /// lose it).
+    private static func write(_ text: String, to output: OutputPath, what: String) -> Bool {
+        do throws(OutputPathError) {
+            if let unconfirmed = try output.replace(with: Data(text.utf8)) {
+                Console.write(Presenter.describe(.outputNotConfirmed(what: what, unconfirmed)) + "\n", to: .error)
+            }
+            return true
+        } catch {
+            Console.write("draftline: \(Presenter.describe(.outputNotWritten(what: what, error)))\n", to: .error)
+            return false
+        }
     }
 }

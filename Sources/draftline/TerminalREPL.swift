@@ -13,9 +13,9 @@ struct TerminalREPL {
     let lineHistory: LineHistoryFile
     let console: Console
     /// Messages from the other side.
-    let feed: (any HistoryFeed)?
-    /// Where the session's results are written when it ends (`--report`).
-    var reports: ReportFiles?
+    let feed: any HistoryFeed
+    /// Where the session's results are written when it ends (`--report`, `--record`).
+    let reports: ReportFiles
 
     /// `draftline --tour`: the tour alone, without opening the user's data directory.
     static func playTour(options: Options, console: Console) -> Int32 {
@@ -23,7 +23,7 @@ struct TerminalREPL {
         do {
             let editor = try makeEditor(options: options, completing: nil, console: console)
             return TourPlayer(editor: editor, console: console, speed: options.tourSpeed, chapter: options.tourChapter)
-                .play() == .couldNotStart ? Draftline.ExitStatus.unusable : Draftline.ExitStatus.success
+                .play() ? Draftline.ExitStatus.success : Draftline.ExitStatus.unusable
         } catch {
             console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.unusable
@@ -39,11 +39,11 @@ struct TerminalREPL {
             console.write("draftline: \(error)\n", to: .error)
             return Draftline.ExitStatus.unusable
         }
-        let live = feed.map { Live(frontend: frontend, feed: $0, console: console, waiter: editor.waiter) }
-        editor.watch = live?.watch
-        live?.showsTyping = true
-        live?.lineNow = { [unowned editor] in editor.lineBeingRead }
-        live?.fillLine = { [unowned editor] line in editor.fill(line.text, cursor: line.cursor) }
+        let live = Live(frontend: frontend, feed: feed, console: console, waiter: editor.waiter)
+        editor.watch = live.watch
+        live.showsTyping = true
+        live.lineNow = { [unowned editor] in editor.lineBeingRead }
+        live.fillLine = { [unowned editor] line in editor.fill(line.text, cursor: line.cursor) }
         // A chat's line edited is its typing state on a chat server (never its text); the
         // tour's keys and a question's answer are no one's draft.
         if let network = feed as? IRCTransport {
@@ -92,7 +92,7 @@ struct TerminalREPL {
         console.write(
             Presenter.wrap(welcome, width: console.terminalWidth ?? .max).joined(separator: "\n") + "\n", to: .output)
         var results = ScriptResults()
-        var recorder = reports?.recording == true ? ScriptRecorder() : nil
+        var recorder = reports.recording ? ScriptRecorder() : nil
         var number = 0
         // --strict, as on a pipe: the line whose error the next line may check with
         // `/expect error` (a recorded session states each error it got); any other next
@@ -128,7 +128,7 @@ struct TerminalREPL {
             let response = frontend.handle(event, origin: origin)
             console.show(response.lines)
             // Entering a chat shows who is typing there already (not only when it changes).
-            if let live, frontend.session.screen.target != shownBefore { console.show(live.typingHere()) }
+            if frontend.session.screen.target != shownBefore { console.show(live.typingHere()) }
             results.record(response.reports, line: number, of: event, presenter: frontend.presenter)
             recorder?.record(
                 event, origin: origin, prefill: prefill, screen: screen, reports: response.reports,
@@ -146,7 +146,7 @@ struct TerminalREPL {
                     save(waiting: false)
                 case .wait(let wait) where !erred:
                     // A paste meanwhile comes bracketed, and waits whole for the edit line.
-                    let ended = editor.takingPastes { live?.wait(wait, interruptible: true) } ?? []
+                    let ended = editor.takingPastes { live.wait(wait, interruptible: true) }
                     results.record(ended, line: number, presenter: frontend.presenter)
                     erred = options.strict && ended.contains { $0.error != nil }
                 case .wait:
@@ -168,10 +168,10 @@ struct TerminalREPL {
         }
         // Sends the server has not confirmed yet: waited for (a few seconds at most) before
         // the QUIT goes, so the history here holds what the other side got.
-        live?.confirmBeforeQuit()
+        live.confirmBeforeQuit()
         save(waiting: true)
-        let recorded = recorder.map { reports?.write(record: $0.script) ?? true } ?? true
-        let written = reports?.write(results, at: frontend.session.clock()) ?? true
+        let recorded = recorder.map { reports.write(record: $0.script) } ?? true
+        let written = reports.write(results, at: frontend.session.clock())
         guard written, recorded else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
     }
@@ -208,7 +208,9 @@ struct TerminalREPL {
             return (.line(input.line.text), recalled)
         case .left(let function):
             console.write("\n", to: .output)
-            guard let key = LeaveKey(functionName: function) else { return (.interrupt(line), recalled) }
+            guard let key = LeaveKey(functionName: function) else {
+                return (.interrupt(line), recalled)
+            }
             return (.leave(key, line), recalled)
         case .interrupted:
             console.write("\n", to: .output)

@@ -20,19 +20,10 @@ struct TourPlayer {
     /// tour's own lines are recalled (Up) only during the tour.
     var userHistory: [String] = []
 
-    /// How a tour ended.
-    enum Ending: Equatable {
-        /// It ran to its end.
-        case finished
-        /// Ctrl-C stopped it: a normal end too.
-        case stopped
-        /// It could not start (no scratch directory).
-        case couldNotStart
-    }
-
-    /// Plays the tour, until its end or Ctrl-C.
+    /// Plays the tour, until its end or Ctrl-C; false when it could not start (no scratch
+    /// directory).
     @discardableResult
-    func play() -> Ending {
+    func play() -> Bool {
         let chapter = Tour.chapter(named: self.chapter ?? "") ?? Tour.chapters[0]
         // A scratch directory holds the file the media chapter attaches; nothing else is
         // written anywhere: the history is in memory.
@@ -40,7 +31,7 @@ struct TourPlayer {
         guard let made = mkdtemp(&template) else {
             console.write(
                 "draftline: \(Presenter.describe(.tourHasNoScratchDirectory))\n", to: .error, style: .error)
-            return .couldNotStart
+            return false
         }
         let scratch = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -59,11 +50,7 @@ struct TourPlayer {
                 frontend: frontend, feed: history.follow(notifications: false), console: console,
                 waiter: editor.waiter)
         }
-        let pacer = Pacer(
-            speed: speed, waiter: editor.waiter, pressed: { [editor] in editor.dropPressedKeys() },
-            refusePaste: { [console] in
-                console.show([OutputLine(.info, Presenter.describe(.tourTakesNoPaste))])
-            }, redraw: { [editor] in editor.redraw() }, live: live)
+        let pacer = Pacer(speed: speed, editor: editor, console: console, live: live)
         editor.keySource = { pacer.next() }
         try? editor.setHistory([])
         defer {
@@ -78,7 +65,7 @@ struct TourPlayer {
             let (event, origin) = TerminalREPL.readEvent(for: frontend, with: editor, console: console)
             guard !pacer.stopped else {
                 console.write(Presenter.describe(.tourStopped) + "\n", to: .output, style: .narration)
-                return .stopped
+                return true
             }
             let response = frontend.handle(event, origin: origin)
             for case .remember(let line) in response.effects { try? editor.addHistory(line) }
@@ -94,9 +81,10 @@ struct TourPlayer {
         let ending = chapter.name == Tour.chapters[0].name ? Tour.ending + "\n" : ""
         let others = Tour.chapters.dropFirst().map(\.name)
         console.write(
-            wrap(Presenter.describe(.tourEnded(ending: ending, others: others))) + "\n── end of the tour ──\n",
+            wrap(Presenter.describe(.tourEnded(ending: ending, others: others))) + "\n"
+                + Presenter.describe(.tourOver) + "\n",
             to: .output, style: .narration)
-        return .finished
+        return true
     }
 
     /// Narration in the terminal's width (at most ``Presenter/helpWidth`` columns), broken
@@ -121,25 +109,15 @@ final class Pacer {
     private(set) var skipping = false
     private(set) var stopped = false
 
-    /// Where the pacer waits: the editor's waiter (keys, signals, the feed).
-    private let waiter: InputWaiter
-    /// Reads and drops what the user pressed (the editor, which knows a paste from keys).
-    private let pressed: () -> LineEditor.PressedKeys
-    /// Says a user's paste was not used.
-    private let refusePaste: () -> Void
-    /// Redraws the edit line after a resize (the pacer waits inside a read).
-    private let redraw: () -> Void
+    /// The editor it types into: its waiter (keys, signals, the feed), the keys pressed.
+    private unowned let editor: LineEditor
+    private let console: Console
     /// Messages from the other side, shown while the pacer waits between keys.
     private let live: Live?
 
-    init(
-        speed: Double, waiter: InputWaiter, pressed: @escaping () -> LineEditor.PressedKeys,
-        refusePaste: @escaping () -> Void = {}, redraw: @escaping () -> Void = {}, live: Live? = nil
-    ) {
-        self.waiter = waiter
-        self.pressed = pressed
-        self.refusePaste = refusePaste
-        self.redraw = redraw
+    init(speed: Double, editor: LineEditor, console: Console, live: Live?) {
+        self.editor = editor
+        self.console = console
         self.live = live
         self.speed = speed
         keyDelay = Tour.keyInterval / speed
@@ -169,9 +147,9 @@ final class Pacer {
     /// paste among them is refused, in one line, and skips nothing.
     @discardableResult
     func discardPressedKeys() -> Bool {
-        let keys = pressed()
+        let keys = editor.dropPressedKeys()
         if keys.interrupt { stopped = true }
-        if keys.pastes > 0 { refusePaste() }
+        if keys.pastes > 0 { console.show([OutputLine(.info, Presenter.describe(.tourTakesNoPaste))]) }
         return keys.any
     }
 
@@ -186,12 +164,12 @@ final class Pacer {
             let remaining = deadline - InputWaiter.now()
             guard remaining > 0 else { return }
             let due = live?.timeout ?? .infinity
-            let wake = waiter.wait(
+            let wake = editor.waiter.wait(
                 handling: [.interrupt, .resize], watched: live?.feed.descriptor ?? -1, timeout: min(remaining, due))
             switch wake {
             case .signals(let signals):
                 if signals.contains(.interrupt) { stopped = true }
-                if signals.contains(.resize) { redraw() }
+                if signals.contains(.resize) { editor.redraw() }
             case .input:
                 // A key skips ahead; Ctrl-C (a key while the line is read) stops the tour;
                 // a paste is refused and skips nothing.

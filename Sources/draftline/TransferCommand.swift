@@ -35,10 +35,7 @@ enum TransferCommand {
             case .importing(let file):
                 let chats = try ChatLogFile(contentsOf: file)
                 let summary = try open().importChats(chats)
-                warn(summary.warnings)
-                for undated in Presenter().lines(forUndatable: summary.undatable) {
-                    Console.write("warning: \(TerminalText.visible(undated, keepNewlines: false))\n", to: .error)
-                }
+                warn(summary.warnings.map(Presenter.describe) + Presenter().lines(forUndatable: summary.undatable))
                 Console.write(TerminalText.visible(Presenter.imported(summary, from: file)) + "\n", to: .output)
             case .exporting(let file, let chat):
                 let output: OutputPath
@@ -48,7 +45,7 @@ enum TransferCommand {
                     throw .unwritable(error)
                 }
                 let summary = try open().export(to: output, chat: chat)
-                warn(summary.warnings)
+                warn(summary.warnings.map(Presenter.describe))
                 Console.write(TerminalText.visible(Presenter.exported(summary, to: file)) + "\n", to: .output)
             }
             return Draftline.ExitStatus.success
@@ -66,10 +63,9 @@ enum TransferCommand {
         }
     }
 
-    private static func warn(_ warnings: [StoreWarning]) {
+    private static func warn(_ warnings: [String]) {
         for warning in warnings {
-            Console.write(
-                "warning: \(TerminalText.visible(Presenter.describe(warning), keepNewlines: false))\n", to: .error)
+            Console.write("warning: \(TerminalText.visible(warning, keepNewlines: false))\n", to: .error)
         }
     }
 }
