@@ -150,31 +150,21 @@ extension LineEditor {
         }
     }
 
-    /// What reading a configuration file did.
-    public struct Configuration: Equatable, Sendable {
-        /// Whether there was a file to read.
-        public var found: Bool
-        /// The bindings that could not be made again afterwards, as `keys (function)`.
-        public var failedBindings: [String]
-    }
-
-    /// Reads a libedit configuration file, then binds draftline's keys again and puts
-    /// back the terminal settings draftline needs (Ctrl-C and Ctrl-Z as keys, the editor's
-    /// mode between reads).
+    /// Reads libedit's configuration file, then binds draftline's keys again and puts back
+    /// the terminal settings draftline needs (Ctrl-C and Ctrl-Z as keys, the editor's mode
+    /// between reads); returns the bindings that could not be made again, as `keys (function)`.
     ///
-    /// Wraps `el_source`: with `nil`, libedit reads `$EDITRC`, else `~/.editrc`. A
-    /// `bind -e` or `bind -v` line in the file resets the key maps, so the program's own
-    /// bindings are made again afterwards; a binding the file makes for a sequence
-    /// draftline does not use is kept.
-    @discardableResult
-    public func sourceConfiguration(path: String? = nil) -> Configuration {
-        let found = el_source(editLine, path) == 0
+    /// Wraps `el_source`: libedit reads `$EDITRC`, else `~/.editrc`. A `bind -e` or `bind -v`
+    /// line in the file resets the key maps, so the program's own bindings are made again
+    /// afterwards; a binding the file makes for a sequence draftline does not use is kept.
+    public func sourceConfiguration() -> [String] {
+        _ = el_source(editLine, nil)
         var failed = rebind()
         if dl_el_set_edit_signals(editLine, 0) != 0 { failed.append("Ctrl-C and Ctrl-Z as keys (setty -d -isig)") }
         if dl_el_keep_edit_mode_between_reads(editLine) != 0 {
             failed.append("keys typed ahead kept for the editor (setty -x -icanon -echo -isig)")
         }
-        return Configuration(found: found, failedBindings: failed)
+        return failed
     }
 
     /// Makes again each binding whose function a configuration left unbound in a key

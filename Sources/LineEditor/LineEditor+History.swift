@@ -31,12 +31,12 @@ extension LineEditor {
     /// the line from before the key that began them is the one kept. The text is kept with
     /// the cursor at its end: an incremental search has already moved the cursor through it.
     func historyConsulted() {
-        guard isReading, !consultedSinceKey else { return }
-        consultedSinceKey = true
+        guard isReading, !read.consultedSinceKey else { return }
+        read.consultedSinceKey = true
         let now = lineState
-        var index = linesBeforeKeys.count - 1
-        while index >= 0 && Self.isSearchPrompt(linesBeforeKeys[index]) { index -= 1 }
-        let beforeKey = index >= 0 ? linesBeforeKeys[index] : nil
+        var index = read.linesBeforeKeys.count - 1
+        while index >= 0 && Self.isSearchPrompt(read.linesBeforeKeys[index]) { index -= 1 }
+        let beforeKey = index >= 0 ? read.linesBeforeKeys[index] : nil
         var kept = now
         if let beforeKey, !beforeKey.text.isEmpty, now.text.isEmpty || Self.isSearchPrompt(now) { kept = beforeKey }
         // An incremental search may have moved the cursor through the line already: the
@@ -44,16 +44,16 @@ extension LineEditor {
         if kept == now { kept.cursor = min(cursorBeforeKey, kept.text.unicodeScalars.count) }
         // The first recall of the read over an empty line notes that emptiness: what it
         // then replaces is a recalled line, never a draft of the user's (LineRead's own line).
-        let first = ownLine == nil && recalledOver.isEmpty && !isShowingRecall
-        if ownLine == nil { ownLine = Line(text: Self.withoutSearchPrompt(kept), cursor: kept.cursor) }
+        let first = read.ownLine == nil && read.recalledOver.isEmpty && !read.isShowingRecall
+        if read.ownLine == nil { read.ownLine = Line(text: Self.withoutSearchPrompt(kept), cursor: kept.cursor) }
         if first && kept.text.isEmpty {
-            recalledOver.append(kept)
+            read.recalledOver.append(kept)
             return
         }
-        guard !kept.text.isEmpty, kept.text != lastRecalled.map(Self.withoutSearchPrompt),
-            !recalledOver.contains(where: { $0.text == kept.text })
+        guard !kept.text.isEmpty, kept.text != read.lastRecalled.map(Self.withoutSearchPrompt),
+            !read.recalledOver.contains(where: { $0.text == kept.text })
         else { return }
-        recalledOver.append(kept)
+        read.recalledOver.append(kept)
     }
 
     /// Notes, before each key, the line a recall left (so a later recall knows whether
@@ -73,41 +73,41 @@ extension LineEditor {
     func noteKey() {
         let byDown = wentDown
         wentDown = false
-        guard consultedSinceKey else {
-            guard isShowingRecall, let own = ownLine else { return }
+        guard read.consultedSinceKey else {
+            guard read.isShowingRecall, let own = read.ownLine else { return }
             let now = lineState
             guard Self.withoutSearchPrompt(now) == own.text else {
-                if Self.withoutSearchPrompt(now) == now.text && !Self.isSearchPrompt(now) { shownRecall = now }
+                if Self.withoutSearchPrompt(now) == now.text && !Self.isSearchPrompt(now) { read.shownRecall = now }
                 return
             }
             returnedToOwnLine(own, byDown: byDown)
-            isShowingRecall = false
-            lastRecalled = nil
-            marks = ownMarks
+            read.isShowingRecall = false
+            read.lastRecalled = nil
+            read.marks = read.ownMarks
             remember(lineState)
             // libedit saves the line again at the next recall: what the user types from here
             // on is their own line then, not this one.
-            ownLine = nil
+            read.ownLine = nil
             return
         }
-        consultedSinceKey = false
+        read.consultedSinceKey = false
         let now = lineState
-        if let last = recalledOver.last, Self.withoutSearchPrompt(now) == last.text {
-            recalledOver.removeLast()
+        if let last = read.recalledOver.last, Self.withoutSearchPrompt(now) == last.text {
+            read.recalledOver.removeLast()
             return
         }
-        if let own = ownLine, Self.withoutSearchPrompt(now) == own.text {
+        if let own = read.ownLine, Self.withoutSearchPrompt(now) == own.text {
             returnedToOwnLine(own, byDown: byDown)
-            isShowingRecall = false
+            read.isShowingRecall = false
             return
         }
-        shownRecall = nil
+        read.shownRecall = nil
         // A recalled line is none of the user's pastes; theirs come back with their line.
-        if !isShowingRecall { ownMarks = marks }
-        marks = LineMarks(givenText: false)
-        seenLine = nil
-        lastRecalled = now
-        isShowingRecall = true
+        if !read.isShowingRecall { read.ownMarks = read.marks }
+        read.marks = LineMarks(givenText: false)
+        read.seenLine = nil
+        read.lastRecalled = now
+        read.isShowingRecall = true
     }
     /// The user is back on their own line, `own`: what the recalls replaced of it is in the
     /// line again, and the recalled lines they changed on the way (those a later recall
@@ -120,16 +120,18 @@ extension LineEditor {
     /// note of the empty own line first: the line is still a recalled one, never a draft.
     func returnedToOwnLine(_ own: Line, byDown: Bool) {
         guard !own.text.isEmpty || byDown else {
-            shownRecall = nil
+            read.shownRecall = nil
             return
         }
-        var left = recalledOver
-        if let shown = shownRecall, shown.text != lastRecalled.map(Self.withoutSearchPrompt) { left.append(shown) }
-        for line in left where !line.text.isEmpty && line.text != own.text {
-            if !leftRecalls.contains(where: { $0.text == line.text }) { leftRecalls.append(line) }
+        var left = read.recalledOver
+        if let shown = read.shownRecall, shown.text != read.lastRecalled.map(Self.withoutSearchPrompt) {
+            left.append(shown)
         }
-        recalledOver = []
-        shownRecall = nil
+        for line in left where !line.text.isEmpty && line.text != own.text {
+            if !read.leftRecalls.contains(where: { $0.text == line.text }) { read.leftRecalls.append(line) }
+        }
+        read.recalledOver = []
+        read.shownRecall = nil
     }
 
     /// Puts the user's own line back whole when libedit has just come back to it (Down past
@@ -141,7 +143,7 @@ extension LineEditor {
     ///
     /// Wraps `el_wline`, `el_set(EL_REFRESH)`.
     func restoreReturnedLine() {
-        guard isReading, isShowingRecall, !consultedSinceKey, let own = ownLine,
+        guard isReading, read.isShowingRecall, !read.consultedSinceKey, let own = read.ownLine,
             let info = el_wline(editLine), let start = info.pointee.buffer
         else { return }
         let length = info.pointee.lastchar - start
@@ -220,10 +222,10 @@ extension LineEditor {
     /// nothing more here.
     func noteLineBefore(key: wchar_t) {
         guard isReading, [0x2F, 0x3F, 0x6E, 0x4E].contains(key), dl_el_is_vi(editLine) == 1 else {
-            if !searchShown && !linesBeforeKeys.isEmpty { linesBeforeKeys = [] }
+            if !searchShown && !read.linesBeforeKeys.isEmpty { read.linesBeforeKeys = [] }
             return
         }
-        linesBeforeKeys.append(lineState)
-        if linesBeforeKeys.count > 64 { linesBeforeKeys.removeFirst(32) }
+        read.linesBeforeKeys.append(lineState)
+        if read.linesBeforeKeys.count > 64 { read.linesBeforeKeys.removeFirst(32) }
     }
 }

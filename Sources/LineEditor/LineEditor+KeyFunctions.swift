@@ -65,20 +65,20 @@ extension LineEditor {
         guard index < slots.count else { return UInt8(CC_ERROR) }
         switch slots[index].action {
         case .leave:
-            leftWith = slots[index].name
+            read.leftWith = slots[index].name
             return UInt8(CC_NEWLINE)
         case .interrupt:
-            interruptedByKey = true
+            read.interruptedByKey = true
             return UInt8(CC_NEWLINE)
         case .prefill:
-            guard let pending = pendingPrefill else { return UInt8(CC_NORM) }
-            pendingPrefill = nil
+            guard let pending = read.pendingPrefill else { return UInt8(CC_NORM) }
+            read.pendingPrefill = nil
             insertVerbatim(pending.text)
             // el_cursor moves as far as it can and returns where it is: nothing to check.
             if pending.back > 0 { _ = el_cursor(editLine, -pending.back) }
             // A line given back keeps its marks: what was pasted, what was typed since its
             // baseline.
-            marks = pendingPrefillMarks
+            read.marks = read.pendingPrefillMarks
             remember(lineState)
             return UInt8(CC_REFRESH)
         case .paste:
@@ -105,7 +105,7 @@ extension LineEditor {
             // libedit's own Down on the user's line (its history event 0) puts back the line
             // it saved at the last Up, of this read or an earlier one: the typed line was
             // replaced by an empty or an old one, kept nowhere. Down there does nothing.
-            guard isShowingRecall else { return UInt8(CC_REFRESH_BEEP) }
+            guard read.isShowingRecall else { return UInt8(CC_REFRESH_BEEP) }
             wentDown = true
             // libedit's Down, then (emacs) the cursor put back where the user had it when
             // the Down brings their own line back: libedit leaves it at the end (README "as
@@ -114,7 +114,7 @@ extension LineEditor {
                 Self.nextHistoryBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
                 return UInt8(CC_NORM)
             }
-            pendingOwnLine = ownLine
+            pendingOwnLine = read.ownLine
             Self.nextHistoryAndOwnCursorBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
             return UInt8(CC_NORM)
         case .ownCursor:
@@ -172,12 +172,11 @@ extension LineEditor {
     /// start; nothing in it typed): for a wake of the watch (a refused send back in the
     /// line). Goes in before the next key, by the pre-fill's own key function.
     public func fill(_ text: String, cursor: Int) {
-        guard isReading, lineState.text.isEmpty, pendingPrefill == nil, currentPaste == nil, queuedKeys.isEmpty
+        guard isReading, lineState.text.isEmpty, read.pendingPrefill == nil, read.currentPaste == nil,
+            read.queuedKeys.isEmpty
         else { return }
-        let scalars = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        let at = min(max(cursor, 0), scalars.count)
-        pendingPrefill = (scalars, Int32(clamping: scalars.count - at))
-        pendingPrefillMarks = LineMarks(givenText: !scalars.isEmpty)
-        queuedKeys = Self.prefillBytes.dropLast().map { wchar_t($0) }
+        read.pendingPrefill = Self.pending(text, cursor: cursor)
+        read.pendingPrefillMarks = LineMarks(givenText: !text.isEmpty)
+        read.queuedKeys = Self.prefillBytes.dropLast().map { wchar_t($0) }
     }
 }

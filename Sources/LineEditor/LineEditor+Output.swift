@@ -36,7 +36,6 @@ extension LineEditor {
         if hasCursorMotion {
             let state = lineState
             let before = state.text.unicodeScalars.prefix(state.cursor)
-            let columns = Int(dl_el_columns(editLine))
             let row = (Self.width(of: promptText.unicodeScalars) + Self.width(of: before)) / max(columns, 1)
             Self.write("\r" + (row > 0 ? "\u{1B}[\(row)A" : "") + "\u{1B}[J")
         } else {

@@ -25,8 +25,8 @@ extension LineEditor {
     /// Hands a paste's piece, or its refusal, to the paste key function: its key sequence
     /// comes next (``pasteKeys``), so that libedit runs it between two keys.
     func queuePaste(_ paste: PendingPaste) -> KeyResult {
-        pendingPaste = paste
-        queuedKeys = Array(Self.pasteKeys.dropFirst())
+        read.pendingPaste = paste
+        read.queuedKeys = Array(Self.pasteKeys.dropFirst())
         return .key(Self.pasteKeys[0])
     }
 
@@ -34,29 +34,29 @@ extension LineEditor {
     /// enter the line), or takes the refused paste out again (`el_deletestr`: the cursor is
     /// at the paste's end, no key came in between).
     func runPaste() -> UInt8 {
-        guard let pending = pendingPaste else { return UInt8(CC_NORM) }
-        pendingPaste = nil
+        guard let pending = read.pendingPaste else { return UInt8(CC_NORM) }
+        read.pendingPaste = nil
         trackEdits()
         let line = lineState
         switch pending {
         case .insert(let text):
-            let paste = currentPaste ?? Paste(start: line.cursor, count: 0, intoText: !line.text.isEmpty)
+            let paste = read.currentPaste ?? Paste(start: line.cursor, count: 0, intoText: !line.text.isEmpty)
             let inserted = insertVerbatim(text)
             let count = lineState.text.unicodeScalars.count - line.text.unicodeScalars.count
-            currentPaste = Paste(start: paste.start, count: paste.count + count, intoText: paste.intoText)
-            marks.replace(line.cursor..<line.cursor, count: count, pasted: paste.intoText)
+            read.currentPaste = Paste(start: paste.start, count: paste.count + count, intoText: paste.intoText)
+            read.marks.replace(line.cursor..<line.cursor, count: count, pasted: paste.intoText)
             remember(lineState)
             return UInt8(inserted ? CC_REFRESH : CC_REFRESH_BEEP)
         case .end(nil):
-            currentPaste = nil
+            read.currentPaste = nil
             return UInt8(CC_NORM)
         case .end(let bytes?):
-            if let paste = currentPaste, paste.count > 0 {
+            if let paste = read.currentPaste, paste.count > 0 {
                 el_deletestr(editLine, Int32(clamping: paste.count))
-                marks.replace((line.cursor - paste.count)..<line.cursor, count: 0, pasted: false)
+                read.marks.replace((line.cursor - paste.count)..<line.cursor, count: 0, pasted: false)
                 remember(lineState)
             }
-            currentPaste = nil
+            read.currentPaste = nil
             onPasteTooLong?(bytes)
             return UInt8(CC_REFRESH)
         }
@@ -69,8 +69,8 @@ extension LineEditor {
     ///
     /// Wraps `el_wline`.
     func trackEdits() {
-        guard marks.isWatching, let before = seenLine else {
-            seenLine = nil
+        guard read.marks.isWatching, let before = read.seenLine else {
+            read.seenLine = nil
             return
         }
         guard let info = el_wline(editLine), let start = info.pointee.buffer, let end = info.pointee.lastchar,
@@ -78,16 +78,16 @@ extension LineEditor {
         else { return }
         let now = Array(UnsafeBufferPointer(start: start, count: end - start))
         let cursor = cursorPointer - start
-        defer { seenLine = (now, cursor) }
+        defer { read.seenLine = (now, cursor) }
         guard now != before.text else { return }
         let (old, count) = Self.edit(from: before.text, cursor: before.cursor, to: now, cursor: cursor)
-        marks.replace(old, count: count, pasted: false)
+        read.marks.replace(old, count: count, pasted: false)
     }
 
     /// Starts watching the line as it is now, when its marks need it.
     func remember(_ line: Line) {
-        seenLine =
-            !marks.isWatching ? nil : (line.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }, line.cursor)
+        read.seenLine =
+            !read.marks.isWatching ? nil : (line.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }, line.cursor)
     }
 
     /// The one edit that made `new` from `old`: the part of `old` replaced, and how many

@@ -14,7 +14,7 @@ extension LineEditor {
         editor.reportEdit()
         let result = editor.nextKey()
         if case .key(let key) = result {
-            editor.keysRead += 1
+            editor.read.keysRead += 1
             editor.noteCursor()
             editor.noteKey()
             editor.trackEdits()
@@ -42,23 +42,24 @@ extension LineEditor {
         guard let info = el_wline(editLine), let start = info.pointee.buffer else { return }
         let length = info.pointee.lastchar - start
         let atEnd = info.pointee.cursor == info.pointee.lastchar
-        defer { lastShape = (length, atEnd) }
+        defer { read.lastShape = (length, atEnd) }
         guard atEnd,
             length * 2 + promptText.count + 2 >= Int(dl_el_rows(editLine) - 1) * Int(dl_el_columns(editLine))
         else { return }
-        if let last = lastShape, last.atEnd, last.length + 1 == length { return }
+        if let last = read.lastShape, last.atEnd, last.length + 1 == length { return }
         _ = dl_el_refresh(editLine)
     }
 
     /// Tells ``onEdit`` the line's text when the keys so far changed it (libedit asks for
     /// the next key once it has done what the last one does).
     func reportEdit() {
-        guard let onEdit, isReading, queuedKeys.isEmpty, pendingPrefill == nil, currentPaste == nil else { return }
+        guard let onEdit, isReading, read.queuedKeys.isEmpty, read.pendingPrefill == nil, read.currentPaste == nil
+        else { return }
         let line = lineState
         // A history search drawn in the line is no edit of the user's.
-        guard !Self.isSearchPrompt(line), Self.withoutSearchPrompt(line) == line.text, line.text != editedText
+        guard !Self.isSearchPrompt(line), Self.withoutSearchPrompt(line) == line.text, line.text != read.editedText
         else { return }
-        editedText = line.text
+        read.editedText = line.text
         onEdit(line.text)
     }
 
@@ -70,9 +71,9 @@ extension LineEditor {
 
     /// The next key: queued, from the key source, or read from the terminal.
     private func nextKey() -> KeyResult {
-        if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
-        if sourcedPasteEnds {
-            sourcedPasteEnds = false
+        if !read.queuedKeys.isEmpty { return .key(read.queuedKeys.removeFirst()) }
+        if read.sourcedPasteEnds {
+            read.sourcedPasteEnds = false
             return queuePaste(.end(refused: nil))
         }
         // Pastes come bracketed while a line is read (a key source's too: a person may
@@ -84,7 +85,7 @@ extension LineEditor {
             case .paste(let text)?:
                 // A whole paste: its end comes right after it.
                 var breaks = LineBreaks()
-                sourcedPasteEnds = true
+                read.sourcedPasteEnds = true
                 return queuePaste(.insert(breaks.normalize(text.unicodeScalars).map { wchar_t(bitPattern: $0.value) }))
             case nil: return .endOfInput
             }
@@ -113,7 +114,7 @@ extension LineEditor {
             case .watched:
                 watch?.wake()
                 // The wake put text into the line (``fill(_:cursor:)``): it goes in now.
-                if !queuedKeys.isEmpty { return .key(queuedKeys.removeFirst()) }
+                if !read.queuedKeys.isEmpty { return .key(read.queuedKeys.removeFirst()) }
             case .timeout:
                 // Time decides what the keys left open (a burst over, a paste fallen silent);
                 // a wake that was not due only looks at the feed once more.

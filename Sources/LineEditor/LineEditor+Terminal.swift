@@ -97,11 +97,6 @@ extension LineEditor {
         if known { _ = tcsetattr(0, TCSADRAIN, &editing) }
     }
 
-    /// A resize that came while no line was read: libedit learns the size now (`el_resize`).
-    func learnPendingResize() {
-        if !waiter.take(.resize).isEmpty { el_resize(editLine) }
-    }
-
     /// Runs `body` (a wait between two reads, `/wait`) with the terminal bracketing pastes:
     /// a paste meanwhile is told from keys (its Ctrl-C is text, not the interrupt key) and
     /// waits whole for the next read, as keys typed ahead do.

@@ -4,18 +4,16 @@ import CHistoryWatch
 import Completion
 import Glibc
 
-/// An interactive line editor over libedit, for one terminal.
+/// An interactive line editor over libedit, for one terminal: the only type in draftline
+/// that calls libedit.
 ///
 /// `LineEditor` owns an `EditLine` and a `History` handle and frees both in `deinit`
-/// (`el_end` also restores the terminal). It adds what draftline needs on top of a plain
-/// `el_wgets` loop:
+/// (`el_end` also restores the terminal). What it adds to a plain `el_wgets` loop is said
+/// where it is done: pre-filled lines (``readLine(prompt:prefill:cursor:pasted:inserted:)``),
+/// leaving functions (``addLeavingFunction(named:help:)``), pastes (`+Paste`), what a recall
+/// replaced (``Input/recalledOver``), the one output path (`+Output`) and the one waiter
+/// (``InputWaiter``). Two more hold for the whole editor:
 ///
-/// - **Pre-filled lines.** ``readLine(prompt:prefill:cursor:)`` starts the edit line with
-///   the given text, verbatim (tabs, control characters, CJK, emoji), cursor where asked:
-///   inserted by a private key function, never pushed as keystrokes, so it cannot fire a
-///   key binding.
-/// - **Leaving functions.** Key functions, registered by name so `~/.editrc` can rebind
-///   them, that end the read and hand back the whole buffer and the cursor.
 /// - **Ctrl-C as a key.** The terminal's interrupt character ends the read as
 ///   ``Input/Ending/interrupted`` in order with the keys typed before it; the terminal
 ///   flushes nothing. Ctrl-Z suspends, with the terminal put back first.
@@ -25,15 +23,6 @@ import Glibc
 ///   Backspace or a Ctrl-D); during a wait, the interrupt key ends it and the suspend key
 ///   suspends (``InputWaiter/typedInterrupt``). The user's settings are back while
 ///   suspended and after.
-/// - **Bracketed paste.** While a line is read the terminal is asked to bracket pastes;
-///   pasted text is inserted as text (a newline in it does not enter the line).
-/// - **Recall accounted for.** When the up arrow, `^R` or vi's `k` or `/` replaces the line
-///   with one from history, the line as it was just before is kept and handed back with
-///   the read (``Input/recalledOver``), so no typed text is lost to a recall.
-/// - **One output path** (``write(_:toError:)``, ``printAbove(_:toError:)``) and **one
-///   waiter** (``InputWaiter``) for keys, signals and whatever else wakes a read.
-///
-/// This is the only type in draftline that calls libedit.
 public final class LineEditor {
     /// A line as the editor holds it: text and cursor (in Unicode scalars).
     public struct Line: Equatable, Sendable {
@@ -45,9 +34,6 @@ public final class LineEditor {
             self.cursor = cursor
         }
     }
-
-    /// The program name given to `el_init`; `prog:` lines in `~/.editrc` match it.
-    public let programName: String
 
     /// Called with the text before the cursor when the completion key is pressed.
     public var completer: ((String) -> Completion)?
@@ -98,8 +84,6 @@ public final class LineEditor {
     /// middle of a paste or with a history search drawn): what a chat server's typing state
     /// follows. It must not print or wait.
     public var onEdit: ((String) -> Void)?
-    /// The text ``onEdit`` was last told of, or the read began with.
-    var editedText = ""
 
     /// The longest paste inserted, in bytes of UTF-8.
     public var pasteLimit: Int {
@@ -142,63 +126,70 @@ public final class LineEditor {
     /// prompt function returns.
     private var prompt: UnsafeMutableBufferPointer<CChar>
     var promptText = ""
-    var pendingPrefill: (text: [wchar_t], back: Int32)?
     /// The user's own line as it was at the first recall, while a Down may bring it back
     /// (``Slot/ownCursor``).
     var pendingOwnLine: Line?
-    var pendingPaste: PendingPaste?
-    /// The paste being inserted, piece by piece (``Paste``).
-    var currentPaste: Paste?
-    /// Where the line's parts came from (``Input/pasted``, ``Input/inserted``).
-    var marks = LineMarks(givenText: false)
-    /// Those of the user's own line, while a recall shows another.
-    var ownMarks = LineMarks(givenText: false)
-    /// The line as ``trackEdits()`` last saw it, while its marks need it.
-    var seenLine: (text: [wchar_t], cursor: Int)?
-    /// Whether a key source's paste was just inserted: its end comes next.
-    var sourcedPasteEnds = false
-    /// The pre-fill's marks, taken on with it.
-    var pendingPrefillMarks = LineMarks(givenText: false)
-    var leftWith: String?
-    var interruptedByKey = false
     var slots: [(name: String, action: Slot)] = []
     var bindings: [(keys: String, function: String)] = []
     let keys: KeyReader
-    /// Keys to hand libedit before reading more (the paste's key sequence).
-    var queuedKeys: [wchar_t] = []
-    /// The line before each key of this read that may begin a vi search, most recent last.
-    var linesBeforeKeys: [Line] = []
     /// Whether a history search was drawn in the line before the last key (``noteCursor()``).
     var searchShown = false
-    /// What recalls replaced in this read (see ``Input/recalledOver``).
-    var recalledOver: [Line] = []
-    /// Recalled lines the user changed and then went back from to their own line, in this
-    /// read (see ``Input/leftRecalls``).
-    var leftRecalls: [Line] = []
-    /// The recalled line on show as the user left it before the last key, while a recall
-    /// shows: what they made of it, should that key take them back to their own line.
-    var shownRecall: Line?
     /// Whether the last key was Down (`ed-next-history`, vi's `j`) over a recall: an own
     /// line it brings back empty is a way back, not a recalled line deleted.
     var wentDown = false
-    /// The line as the last recall left it, until the next key: a recall over it unchanged
-    /// replaces nothing of the user's.
-    var lastRecalled: Line?
-    /// Whether the history was consulted since the last key was read.
-    var consultedSinceKey = false
-    /// The line just before the first recall of this read: coming back to it makes the
-    /// line the user's again.
-    var ownLine: Line?
-    /// Whether the line shows a recalled line, not the user's own (see ``Input/source``).
-    var isShowingRecall = false
     /// The cursor when the last key outside a history search was asked for: where the user
     /// left it before a recall (a search moves it through the line first).
     var cursorBeforeKey = 0
-    /// How many keys libedit took in this read (see ``Input/keysRead``).
-    var keysRead = 0
-    /// The line's length and whether the cursor was at its end when the last key was asked
-    /// for; `nil` at the start of a read (see ``guardTallLine()``).
-    var lastShape: (length: Int, atEnd: Bool)?
+    /// What one read keeps, all of it new at each ``readLine(prompt:prefill:cursor:pasted:inserted:)``.
+    struct ReadState {
+        /// The text ``onEdit`` was last told of, or the read began with.
+        var editedText = ""
+        var pendingPrefill: (text: [wchar_t], back: Int32)?
+        var pendingPaste: PendingPaste?
+        /// The paste being inserted, piece by piece (``Paste``).
+        var currentPaste: Paste?
+        /// Where the line's parts came from (``Input/pasted``, ``Input/inserted``).
+        var marks = LineMarks(givenText: false)
+        /// Those of the user's own line, while a recall shows another.
+        var ownMarks = LineMarks(givenText: false)
+        /// The line as ``trackEdits()`` last saw it, while its marks need it.
+        var seenLine: (text: [wchar_t], cursor: Int)?
+        /// Whether a key source's paste was just inserted: its end comes next.
+        var sourcedPasteEnds = false
+        /// The pre-fill's marks, taken on with it.
+        var pendingPrefillMarks = LineMarks(givenText: false)
+        var leftWith: String?
+        var interruptedByKey = false
+        /// Keys to hand libedit before reading more (the paste's key sequence).
+        var queuedKeys: [wchar_t] = []
+        /// The line before each key of this read that may begin a vi search, most recent last.
+        var linesBeforeKeys: [Line] = []
+        /// What recalls replaced in this read (see ``Input/recalledOver``).
+        var recalledOver: [Line] = []
+        /// Recalled lines the user changed and then went back from to their own line, in this
+        /// read (see ``Input/leftRecalls``).
+        var leftRecalls: [Line] = []
+        /// The recalled line on show as the user left it before the last key, while a recall
+        /// shows: what they made of it, should that key take them back to their own line.
+        var shownRecall: Line?
+        /// The line as the last recall left it, until the next key: a recall over it unchanged
+        /// replaces nothing of the user's.
+        var lastRecalled: Line?
+        /// Whether the history was consulted since the last key was read.
+        var consultedSinceKey = false
+        /// The line just before the first recall of this read: coming back to it makes the
+        /// line the user's again.
+        var ownLine: Line?
+        /// Whether the line shows a recalled line, not the user's own (see ``Input/source``).
+        var isShowingRecall = false
+        /// How many keys libedit took in this read (see ``Input/keysRead``).
+        var keysRead = 0
+        /// The line's length and whether the cursor was at its end when the last key was asked
+        /// for; `nil` at the start of a read (see ``guardTallLine()``).
+        var lastShape: (length: Int, atEnd: Bool)?
+    }
+    var read = ReadState()
+
     /// The terminal's settings when the editor was made (`tcgetattr`), put back while
     /// draftline is suspended; `el_end` puts back its own copy of the same.
     let userMode: termios?
@@ -217,17 +208,15 @@ public final class LineEditor {
         case run(() -> Void)
     }
 
-    /// Creates an editor on the standard streams.
+    /// Creates an editor on the standard streams, keeping 1000 lines of history.
     ///
-    /// Wraps `el_init` (on `stdin`, `stdout`, `stderr`) and `history_init`, and turns on
-    /// `EL_SIGNAL` so libedit restores the terminal when a signal arrives. Call
-    /// `setlocale(LC_ALL, "")` before this. `signals` is how the executable's handlers
-    /// report signals (``InputWaiter``).
+    /// Wraps `el_init` (on `stdin`, `stdout`, `stderr`; `prog:` lines in `~/.editrc` match
+    /// `programName`) and `history_init`, and turns on `EL_SIGNAL` so libedit restores the
+    /// terminal when a signal arrives. Call `setlocale(LC_ALL, "")` before this. `signals`
+    /// is how the executable's handlers report signals (``InputWaiter``).
     public init(
-        programName: String, historySize: Int = 1000,
-        signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? = nil
+        programName: String, signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? = nil
     ) throws(LineEditorError) {
-        self.programName = programName
         let waiter = InputWaiter(signals: signals)
         self.waiter = waiter
         keys = KeyReader(descriptor: 0)
@@ -245,7 +234,7 @@ public final class LineEditor {
         prompt = .allocate(capacity: 1)
         prompt[0] = 0
         hasCursorMotion = dl_el_has_cursor_motion(el) == 1
-        try Self.check(dl_history_set_size(h, Int32(clamping: historySize)), "history(H_SETSIZE)")
+        try Self.check(dl_history_set_size(h, 1000), "history(H_SETSIZE)")
         try Self.check(dl_history_set_unique(h, 1), "history(H_SETUNIQUE)")
         watcher = dl_watched_history_create(
             h,
@@ -304,7 +293,8 @@ public final class LineEditor {
     /// Reads one line from the terminal.
     ///
     /// Wraps `el_wgets`. When `prefill` is not empty, the edit line starts with it,
-    /// verbatim, and the cursor at `cursor` (Unicode scalars from the start; the end when
+    /// verbatim (inserted by a private key function, never typed: no binding fires), and
+    /// the cursor at `cursor` (Unicode scalars from the start; the end when
     /// `nil`). The prompt is shown as given. Bracketed paste is on while the line is read
     /// (`ESC [?2004h`, written when libedit first asks for a key: the terminal is in raw
     /// mode and the line drawn), and off again before this returns. `pasted` and `inserted`
@@ -313,40 +303,26 @@ public final class LineEditor {
         prompt: String, prefill: String = "", cursor: Int? = nil, pasted: [Range<Int>] = [],
         inserted: [Range<Int>] = []
     ) -> Input {
-        setPrompt(prompt)
-        leftWith = nil
-        interruptedByKey = false
-        pendingPrefill = nil
-        pendingPaste = nil
-        currentPaste = nil
-        sourcedPasteEnds = false
-        marks = LineMarks(givenText: false)
-        ownMarks = marks
-        seenLine = nil
-        pendingPrefillMarks = LineMarks(givenText: !prefill.isEmpty, pasted: pasted, inserted: inserted)
-        editedText = prefill
-        queuedKeys = []
-        linesBeforeKeys = []
-        recalledOver = []
-        leftRecalls = []
-        shownRecall = nil
-        lastRecalled = nil
-        consultedSinceKey = false
-        ownLine = nil
-        isShowingRecall = false
-        lastShape = nil
-        keysRead = 0
+        promptText = prompt
+        let bytes = prompt.utf8CString
+        if bytes.count > self.prompt.count {
+            self.prompt.deallocate()
+            self.prompt = .allocate(capacity: bytes.count)
+        }
+        _ = self.prompt.initialize(from: bytes)
+        read = ReadState(
+            editedText: prefill,
+            pendingPrefillMarks: LineMarks(givenText: !prefill.isEmpty, pasted: pasted, inserted: inserted))
         if !prefill.isEmpty {
-            let scalars = prefill.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-            let at = min(max(cursor ?? scalars.count, 0), scalars.count)
-            pendingPrefill = (scalars, Int32(clamping: scalars.count - at))
+            read.pendingPrefill = Self.pending(prefill, cursor: cursor)
             Self.prefillBytes.withUnsafeBufferPointer { el_push(editLine, $0.baseAddress) }
         }
-        learnPendingResize()
+        // A resize that came while no line was read: libedit learns the size now.
+        if !waiter.take(.resize).isEmpty { el_resize(editLine) }
         var count: Int32 = 0
         errno = 0
         isReading = true
-        let read = el_wgets(editLine, &count)
+        let got = el_wgets(editLine, &count)
         let readError = errno
         // The last key may have come back to the user's own line (`^R`, `^G`, Enter), or
         // edited what was pasted.
@@ -354,44 +330,29 @@ public final class LineEditor {
         trackEdits()
         isReading = false
         setBracketedPaste(false)
-        pendingPrefill = nil
-        pendingPaste = nil
         let state = lineState
-        let recalled = recalledOver
-        let left = leftRecalls
         // (Enter's newline, which libedit puts at the buffer's end, changes no recalled line.)
         var shown = state.text
-        if read != nil && shown.unicodeScalars.last == "\n" { shown.unicodeScalars.removeLast() }
+        if got != nil && shown.unicodeScalars.last == "\n" { shown.unicodeScalars.removeLast() }
         let source: Input.Source =
-            !isShowingRecall
-            ? .own : lastRecalled.map(Self.withoutSearchPrompt) == shown ? .recalled : .recalledAndChanged
-        defer {
-            recalledOver = []
-            leftRecalls = []
-            shownRecall = nil
-            lastRecalled = nil
-            linesBeforeKeys = []
-            ownLine = nil
-            isShowingRecall = false
-        }
-        let pastedParts = marks.pasted.ranges
+            !read.isShowingRecall
+            ? .own : read.lastRecalled.map(Self.withoutSearchPrompt) == shown ? .recalled : .recalledAndChanged
+        let pastedParts = read.marks.pasted.ranges
         func input(_ ending: Input.Ending, _ line: Line) -> Input {
             // (Enter's newline, which libedit puts at the line's end, is none of its text.)
             let count = line.text.unicodeScalars.count
-            let inserted = (marks.inserted?.runs ?? []).compactMap { run in
+            let inserted = (read.marks.inserted?.runs ?? []).compactMap { run in
                 run.lowerBound < count ? run.lowerBound..<min(run.upperBound, count) : nil
             }
             return Input(
-                ending: ending, line: line, recalledOver: recalled, leftRecalls: left, source: source,
-                pasted: pastedParts, inserted: inserted, keysRead: keysRead)
+                ending: ending, line: line, recalledOver: read.recalledOver, leftRecalls: read.leftRecalls,
+                source: source,
+                pasted: pastedParts, inserted: inserted, keysRead: read.keysRead)
         }
-        if let function = leftWith {
-            leftWith = nil
-            return input(.left(function: function), state)
-        }
-        if interruptedByKey { return input(.interrupted, state) }
-        guard let read else { return input(readError == EINTR ? .interrupted : .endOfFile, state) }
-        var text = Self.string(from: read, count: Int(count))
+        if let function = read.leftWith { return input(.left(function: function), state) }
+        if read.interruptedByKey { return input(.interrupted, state) }
+        guard let got else { return input(readError == EINTR ? .interrupted : .endOfFile, state) }
+        var text = Self.string(from: got, count: Int(count))
         if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
         return input(.entered, Line(text: text, cursor: text.unicodeScalars.count))
     }
@@ -406,14 +367,11 @@ public final class LineEditor {
         return Line(text: Self.string(from: start, count: length), cursor: cursor)
     }
 
-    private func setPrompt(_ text: String) {
-        promptText = text
-        let bytes = text.utf8CString
-        if bytes.count > prompt.count {
-            prompt.deallocate()
-            prompt = .allocate(capacity: bytes.count)
-        }
-        _ = prompt.initialize(from: bytes)
+    /// `text` for the pre-fill's key function to insert, the cursor `cursor` scalars from
+    /// its start (its end when `nil`).
+    static func pending(_ text: String, cursor: Int?) -> (text: [wchar_t], back: Int32) {
+        let scalars = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        return (scalars, Int32(clamping: scalars.count - min(max(cursor ?? scalars.count, 0), scalars.count)))
     }
 
     static func from(_ el: OpaquePointer?) -> LineEditor? {

@@ -2,14 +2,11 @@
 public struct LineEditorError: Error, CustomStringConvertible, Sendable {
     /// The libedit function that failed, such as `el_init`.
     public var function: String
-    /// What the function returned, when it returned a code.
-    public var code: Int32?
     /// What went wrong, in words.
     public var message: String
 
     public init(function: String, code: Int32? = nil, message: String? = nil) {
         self.function = function
-        self.code = code
         self.message = message ?? "failed" + (code.map { " (returned \($0))" } ?? "")
     }
 

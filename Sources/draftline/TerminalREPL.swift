@@ -252,9 +252,9 @@ struct TerminalREPL {
         editor.completer = { [weak frontend, unowned console] before in
             frontend?.complete(before, saying: console.show) ?? .none
         }
-        let configuration = editor.sourceConfiguration()
-        if !configuration.failedBindings.isEmpty {
-            console.show([OutputLine(.warning, Presenter.describe(.keysNotBoundAgain(configuration.failedBindings)))])
+        let failedBindings = editor.sourceConfiguration()
+        if !failedBindings.isEmpty {
+            console.show([OutputLine(.warning, Presenter.describe(.keysNotBoundAgain(failedBindings)))])
         }
         if let mode = options.editor { try editor.setEditor(mode) }
         return editor
