@@ -29,12 +29,6 @@ extension LeaveKey {
         case .command: return "a command on its own prompt; the draft stays"
         }
     }
-
-    /// The leave key whose function has this name.
-    public init?(functionName: String) {
-        guard let key = Self.allCases.first(where: { $0.functionName == functionName }) else { return nil }
-        self = key
-    }
 }
 
 /// The key sequence each function is bound to, named as a person reads it (`^X p`): the

@@ -171,6 +171,14 @@ public struct Options: Equatable, Sendable {
             }
             return value
         }
+        /// The option's value as `parse` reads it; the error says what the option takes.
+        func parsed<T>(_ option: String, takes: String, _ parse: (String) -> T?) throws(UsageError) -> T {
+            let text = try value(for: option)
+            guard let parsed = parse(text) else {
+                throw UsageError("\(option) takes \(takes), not \(Self.quoted(text))")
+            }
+            return parsed
+        }
         func path(for option: String, _ noun: String = "path") throws(UsageError) -> String {
             let path = try value(for: option)
             guard !path.isEmpty else { throw UsageError("\(option) needs a non-empty \(noun)") }
@@ -186,27 +194,16 @@ public struct Options: Equatable, Sendable {
             switch argument {
             case "--data-dir": dataDirectory = try path(for: argument)
             case "--editor":
-                let mode = try value(for: argument)
-                guard mode == "vi" || mode == "emacs" else {
-                    throw UsageError("--editor takes vi or emacs, not \(Self.quoted(mode))")
-                }
-                editor = mode
+                editor = try parsed(argument, takes: "vi or emacs") { ["vi", "emacs"].contains($0) ? $0 : nil }
             case "--trace": trace = true
             case "--strict": strict = true
             case "--report":
-                let format = try value(for: argument)
-                guard let kind = ReportFile.Format(rawValue: format) else {
-                    throw UsageError("--report takes tap or junit, then a FILE, not \(Self.quoted(format))")
-                }
-                reportFiles.append(ReportFile(kind, try path(for: "--report \(format)", "FILE")))
+                let kind = try parsed(argument, takes: "tap or junit, then a FILE", ReportFile.Format.init(rawValue:))
+                reportFiles.append(ReportFile(kind, try path(for: "--report \(kind.rawValue)", "FILE")))
             case "--record": recordFile = try path(for: argument, "FILE")
             case "--trace-file": traceFile = try path(for: argument)
             case "--trace-format":
-                let text = try value(for: argument)
-                guard let format = TraceFormat(rawValue: text) else {
-                    throw UsageError("--trace-format takes json or debuglog, not \(Self.quoted(text))")
-                }
-                traceFormat = format
+                traceFormat = try parsed(argument, takes: "json or debuglog", TraceFormat.init(rawValue:))
             case "--tour":
                 tour = true
                 if let next = rest.first, !next.hasPrefix("--") {
@@ -218,11 +215,9 @@ public struct Options: Equatable, Sendable {
                     tourChapter = rest.popFirst()
                 }
             case "--tour-speed":
-                let text = try value(for: argument)
-                guard let speed = try? Argument<Double>.speed.value(of: text) else {
-                    throw UsageError("--tour-speed takes a number above 0 and at most 1000, not \(Self.quoted(text))")
+                tourSpeed = try parsed(argument, takes: "a number above 0 and at most 1000") {
+                    try? Argument<Double>.speed.value(of: $0)
                 }
-                tourSpeed = speed
             case "--as":
                 let text = try value(for: argument)
                 do { identity = try GlobalKey(validating: text) } catch {
@@ -230,17 +225,13 @@ public struct Options: Equatable, Sendable {
                 }
             case "--demo": demo = true
             case "--demo-delay":
-                let text = try value(for: argument)
-                guard let seconds = NumberGrammar.decimal(text, in: 0...3600) else {
-                    throw UsageError("--demo-delay takes seconds from 0 to 3600, not \(Self.quoted(text))")
+                demoDelay = try parsed(argument, takes: "seconds from 0 to 3600") {
+                    NumberGrammar.decimal($0, in: 0...3600)
                 }
-                demoDelay = seconds
             case "--server":
-                let url = try value(for: argument)
-                guard url.hasPrefix("irc://") || url.hasPrefix("ircs://") else {
-                    throw UsageError("--server takes irc://HOST[:PORT] or ircs://HOST[:PORT], not \(Self.quoted(url))")
+                server = try parsed(argument, takes: "irc://HOST[:PORT] or ircs://HOST[:PORT]") {
+                    $0.hasPrefix("irc://") || $0.hasPrefix("ircs://") ? $0 : nil
                 }
-                server = url
             case "--server-ca": serverCA = try path(for: argument)
             case "--no-typing": sendsTyping = false
             case "--chat": exportChat = try value(for: argument)

@@ -34,12 +34,6 @@ public struct PipedLine {
     /// Ctrl-C and `^X`, which end it.
     public static let editingKeyBytes: Set<UInt32> = [0x01, 0x02, 0x04, 0x05, 0x06, 0x08, 0x0B, 0x15, 0x7F]
 
-    /// Whether `line` starts with an editing key: after a failed command it edits the
-    /// line a terminal gives back to fix, not the draft as restored.
-    public static func startsWithEditingKey(_ line: String) -> Bool {
-        line.unicodeScalars.first.map { editingKeyBytes.contains($0.value) } ?? false
-    }
-
     /// The edit line an editing key left at the end of the last piped line, still being
     /// typed; `nil` when the next line starts fresh, from the pre-fill.
     public var unfinished: TextDraft? { unfinishedLine?.draft }

@@ -78,12 +78,12 @@ extension Presenter {
         case .tourNeedsTerminal:
             return "the tour types into the edit line, so it needs a terminal"
         case .waitInterrupted(let arrived, let wanted):
-            return "wait stopped: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
+            return "wait stopped: \(arrived) of \(Self.counted(wanted, "message")) arrived"
         case .waitTimedOut(let arrived, let wanted, let seconds):
             let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-            return "waited \(time) s: \(arrived) of \(wanted) message\(wanted == 1 ? "" : "s") arrived"
+            return "waited \(time) s: \(arrived) of \(Self.counted(wanted, "message")) arrived"
         case .totalNotReached(let held, let wanted, let seconds):
-            let what = "the chat holds \(held) of \(wanted) message\(wanted == 1 ? "" : "s")"
+            let what = "the chat holds \(held) of \(Self.counted(wanted, "message"))"
             guard let seconds else { return "wait stopped: " + what }
             let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "waited \(time) s: " + what
@@ -237,9 +237,9 @@ extension Presenter {
         case .noDraft(let key):
             return "no draft for \(key)"
         case .drafts(let count):
-            return "\(count) draft\(count == 1 ? "" : "s") in memory"
+            return "\(Self.counted(count, "draft")) in memory"
         case .messages(let count):
-            return "the chat holds \(count) message\(count == 1 ? "" : "s")"
+            return "the chat holds \(Self.counted(count, "message"))"
         case .message(let place, let text, let sender, let type):
             let parts =
                 [text.map { "is " + Expectation.quoted($0) }, sender.map { "from \($0)" }, type.map { "type \($0)" }]
@@ -247,7 +247,7 @@ extension Presenter {
             let which = place == 1 ? "last message" : "message \(place) from the end"
             return which + " " + (parts.isEmpty ? "exists" : parts.joined(separator: " "))
         case .undo(let count):
-            return "the undo stack holds \(count) entr\(count == 1 ? "y" : "ies")"
+            return "the undo stack holds \(Self.counted(count, "entry", "entries"))"
         case .undoTop(let text):
             return "the undo stack's top is " + Expectation.quoted(text)
         case .line(let text, let cursor):
@@ -275,7 +275,7 @@ extension Presenter {
         case (.count(let count), _):
             return "\(count)"
         case (.message(nil, let held), _):
-            return held == 0 ? "no message" : "only \(held) message\(held == 1 ? "" : "s")"
+            return held == 0 ? "no message" : "only \(Self.counted(held, "message"))"
         case (.message(let message?, _), .message(_, let text, let sender, let type)):
             let parts = [
                 text.map { _ in Expectation.quoted(message.content) }, sender.map { _ in "from \(message.author)" },

@@ -96,7 +96,7 @@ extension Presenter {
             return OutputLine(.info, "server: \(TerminalText.visible(text))")
         case .overlongLines(let count):
             return OutputLine(
-                .warning, "the server sent \(count) line\(count == 1 ? "" : "s") too long to read: dropped")
+                .warning, "the server sent \(Self.counted(count, "line")) too long to read: dropped")
         case .unplaced(let sender, let conversation):
             return OutputLine(
                 .info,

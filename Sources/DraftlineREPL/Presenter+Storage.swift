@@ -43,9 +43,8 @@ extension Presenter {
             return describe(failure) + (importing ? "; nothing was imported" : "; nothing was written")
         case .importStopped(let failure, let before):
             guard before.added > 0 else { return describe(failure) + "; nothing was imported" }
-            let messages = "\(before.added) message\(before.added == 1 ? "" : "s")"
-            let chats = "\(before.chats) chat\(before.chats == 1 ? "" : "s")"
-            return "stopped: \(describe(failure)); \(messages) into \(chats) were stored before it, and are kept: "
+            return "stopped: \(describe(failure)); \(counted(before.added, "message")) into "
+                + "\(counted(before.chats, "chat")) were stored before it, and are kept: "
                 + "running the same import again adds the rest, and nothing twice"
         case .unreadable(let failure):
             return "cannot read the file: \(failure.path): \(failure.code == ENOENT ? "no such file" : reason(failure))"
@@ -61,7 +60,7 @@ extension Presenter {
         case .unusable(.repeatedKey(let key)):
             return "the file holds the key '\(key)' twice, and readers keep either one: nothing was imported"
         case .unusable(.noChats(let keys)):
-            return "none of its \(keys) key\(keys == 1 ? "" : "s") holds an array of message dictionaries: "
+            return "none of its \(Self.counted(keys, "key")) holds an array of message dictionaries: "
                 + "nothing was imported"
         case .noSuchChat(let chat): return "no chat '\(chat)' in this history: nothing was exported"
         case .tooManyObjects: return "the export could not be encoded: more objects than 4-byte references reach"
@@ -75,13 +74,12 @@ extension Presenter {
     /// What an import did, in one line.
     public static func imported(_ summary: HistoryTransfer.ImportSummary, from file: String) -> String {
         let line =
-            "imported \(summary.added) message\(summary.added == 1 ? "" : "s") into \(summary.chats) "
-            + "chat\(summary.chats == 1 ? "" : "s") from \(file)"
+            "imported \(counted(summary.added, "message")) into \(counted(summary.chats, "chat")) from \(file)"
         var notes: [String] = []
         if summary.alreadyThere > 0 { notes.append("\(summary.alreadyThere) already there") }
         if summary.skippedKeys > 0 {
             notes.append(
-                "\(summary.skippedKeys) key\(summary.skippedKeys == 1 ? "" : "s") that hold no messages skipped")
+                "\(Self.counted(summary.skippedKeys, "key")) that hold no messages skipped")
         }
         if !summary.skippedChats.isEmpty {
             notes.append("not chat IDs, skipped: " + summary.skippedChats.joined(separator: ", "))
@@ -91,9 +89,7 @@ extension Presenter {
 
     /// What an export wrote, in one line.
     public static func exported(_ summary: HistoryTransfer.ExportSummary, to file: String) -> String {
-        let (chats, messages) = (summary.chats, summary.messages)
-        return
-            "exported \(messages) message\(messages == 1 ? "" : "s") in \(chats) chat\(chats == 1 ? "" : "s") to \(file)"
+        "exported \(counted(summary.messages, "message")) in \(counted(summary.chats, "chat")) to \(file)"
     }
 
     /// What a store warning says.

@@ -114,17 +114,17 @@ public struct Presenter {
         case .quitPending(let drafts, let undo):
             let what = [
                 drafts > 0 ? "\(drafts) unsent draft\(drafts == 1 ? "" : "s")" : nil,
-                undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack" : nil,
+                undo > 0 ? "\(Self.counted(undo, "entry", "entries")) on the undo stack" : nil,
             ].compactMap { $0 }.joined(separator: " and ")
             return [info("\(what) would be forgotten: Ctrl-D again (or /quit) quits; anything else carries on")]
         case .confirming(let count):
-            return [info("waiting for the server to confirm \(count) message\(count == 1 ? "" : "s")…")]
+            return [info("waiting for the server to confirm \(Self.counted(count, "message"))…")]
         case .notConfirmed(let messages):
             let texts = messages.map { message in
                 let text = Self.flat(message.content.isEmpty ? message.type : message.content)
                 return "'" + (text.count > 40 ? text.prefix(39) + "…" : text) + "'"
             }
-            let count = messages.count == 1 ? "1 message" : "\(messages.count) messages"
+            let count = Self.counted(messages.count, "message")
             return [
                 OutputLine(
                     .error,
@@ -137,21 +137,18 @@ public struct Presenter {
         case .expectationMet(let expectation):
             return [info("ok: " + Self.flat(Self.statement(of: expectation)))]
         case .waited(.arrivals, let count):
-            return [info("ok: \(count) message\(count == 1 ? "" : "s") arrived")]
+            return [info("ok: \(Self.counted(count, "message")) arrived")]
         case .waited(.total(let wanted), let count):
-            return [
-                info(
-                    "ok: the chat holds \(count) message\(count == 1 ? "" : "s")"
-                        + (count > wanted ? " (\(wanted) waited for)" : ""))
-            ]
+            let more = count > wanted ? " (\(wanted) waited for)" : ""
+            return [info("ok: " + Self.statement(of: .messages(count)) + more)]
         case .forgotten(let keys, let undo):
             let names = keys.map(\.rawValue).joined(separator: ", ")
             return [
                 info(
                     [
                         keys.isEmpty
-                            ? nil : "\(keys.count) draft\(keys.count == 1 ? "" : "s") discarded: \(Self.flat(names))",
-                        undo > 0 ? "\(undo) entr\(undo == 1 ? "y" : "ies") on the undo stack forgotten" : nil,
+                            ? nil : "\(Self.counted(keys.count, "draft")) discarded: \(Self.flat(names))",
+                        undo > 0 ? "\(Self.counted(undo, "entry", "entries")) on the undo stack forgotten" : nil,
                     ].compactMap { $0 }.joined(separator: "; "))
             ]
         case .lineForgotten(let text):
@@ -164,6 +161,11 @@ public struct Presenter {
     }
 
     private func info(_ text: String) -> OutputLine { OutputLine(.info, text) }
+
+    /// `count` and the noun in its number: `1 message`, `2 messages`.
+    static func counted(_ count: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(count) " + (count == 1 ? one : many ?? one + "s")
+    }
 
     /// Text made safe, on one line.
     static func flat(_ text: String) -> String { TerminalText.visible(text, keepNewlines: false) }

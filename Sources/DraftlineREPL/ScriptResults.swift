@@ -46,26 +46,14 @@ public struct ScriptResults: Sendable {
     public private(set) var notRun: [(line: Int, statement: String)] = []
     /// Whether input after the stop was left unread (more of it had not come yet): the
     /// checks there are not listed.
-    public private(set) var unreadAfterStop = false
+    public var unreadAfterStop = false
     /// Whether a message could not be stored.
     public private(set) var notStored = false
 
     public init() {}
 
-    /// What a run came to, for its exit status.
-    public enum Verdict: Equatable, Sendable {
-        /// Every check held (and nothing stopped the run).
-        case held
-        /// A check failed, or `--strict` stopped the run at an error.
-        case failed
-        /// A message could not be stored.
-        case notStored
-    }
-
-    public var verdict: Verdict {
-        if notStored { return .notStored }
-        return stopped || checks.contains { !$0.held } ? .failed : .held
-    }
+    /// Whether a check failed, or `--strict` stopped the run at an error.
+    public var failed: Bool { stopped || checks.contains { !$0.held } }
 
     /// Records what one event of `line` reported. An `/expect` line (`event`) that is no
     /// well-formed check is a check that failed: it checked nothing the script meant.
@@ -127,9 +115,6 @@ public struct ScriptResults: Sendable {
         let expectation = try? Expectation(parsing: String(text.dropFirst("/expect".count)))
         notRun.append((line, expectation.map(Presenter.statement(of:)) ?? text))
     }
-
-    /// Input after the stop was not all there to read: what it held is not listed.
-    public mutating func leftUnread() { unreadAfterStop = true }
 
     /// Why a check did not run.
     var notRunReason: String {
@@ -210,14 +195,11 @@ public struct ScriptResults: Sendable {
     /// double-quoted scalar (so a found `1` stays the text `1`), then the script line, a
     /// number.
     static func yaml(_ pairs: [(String, String)], line: Int) -> [String] {
-        ["  ---"] + pairs.map { key, value in "  \(key): " + yamlQuoted(value) } + ["  line: \(line)", "  ..."]
-    }
-
-    private static func yamlQuoted(_ text: String) -> String {
-        "\""
-            + Presenter.flat(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+        let quoted = { (text: String) in
+            Presenter.flat(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
                 of: "\"", with: "\\\"")
-            + "\""
+        }
+        return ["  ---"] + pairs.map { "  \($0): \"\(quoted($1))\"" } + ["  line: \(line)", "  ..."]
     }
 
     // MARK: - JUnit

@@ -28,15 +28,10 @@ final class KeyReader {
         case endOfInput
     }
 
-    /// Where keys come from.
-    let descriptor: Int32
+    /// Where keys come from: standard input.
+    let descriptor: Int32 = 0
     /// Whether the terminal was asked to bracket pastes, so the markers are recognised.
     var recognisesPaste = false
-    /// The longest paste kept, in bytes.
-    var pasteLimit: Int {
-        get { scanner.limit }
-        set { scanner.limit = newValue }
-    }
 
     /// How long the input may pause inside a burst: a terminal sends a marker, and a whole
     /// paste, in one go, while a person's next key comes later.
@@ -47,7 +42,7 @@ final class KeyReader {
     private var bytes: [UInt8] = []
     private var start = 0
     private var decoder = mbstate_t()
-    private var scanner = PasteScanner<UInt8>(limit: 64 * 1024) { $0 }
+    private var scanner: PasteScanner<UInt8>
     /// Keys made from the bytes and not handed out yet.
     private var ready: [Key] = []
     /// The paste's text bytes that do not make a whole character yet, and its line ends.
@@ -58,9 +53,8 @@ final class KeyReader {
     private var lastByte = 0.0
     private var paused = false
 
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-    }
+    /// A reader that keeps pastes of at most `pasteLimit` bytes.
+    init(pasteLimit: Int) { scanner = PasteScanner(limit: pasteLimit) { $0 } }
 
     /// Reads what standard input has now. Returns false at the end of input.
     ///

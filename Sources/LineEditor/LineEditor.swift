@@ -77,19 +77,13 @@ public final class LineEditor {
     /// Where every wait happens: keys, signals, the watch.
     public let waiter: InputWaiter
 
-    /// Called when a paste is longer than ``pasteLimit``: nothing of it was inserted.
+    /// Called when a paste is longer than the editor's paste limit: nothing of it was inserted.
     public var onPasteTooLong: ((Int) -> Void)?
     /// Called while a line is read, between keys, with the line's text when keys changed it
     /// since the read began or the last call (never for what the read was given, nor in the
     /// middle of a paste or with a history search drawn): what a chat server's typing state
     /// follows. It must not print or wait.
     public var onEdit: ((String) -> Void)?
-
-    /// The longest paste inserted, in bytes of UTF-8.
-    public var pasteLimit: Int {
-        get { keys.pasteLimit }
-        set { keys.pasteLimit = newValue }
-    }
 
     /// Whether the terminal can move the cursor and erase (not `TERM=dumb`, not a terminal
     /// libedit does not know): without it, draftline writes no escape sequence.
@@ -213,13 +207,14 @@ public final class LineEditor {
     /// Wraps `el_init` (on `stdin`, `stdout`, `stderr`; `prog:` lines in `~/.editrc` match
     /// `programName`) and `history_init`, and turns on `EL_SIGNAL` so libedit restores the
     /// terminal when a signal arrives. Call `setlocale(LC_ALL, "")` before this. `signals`
-    /// is how the executable's handlers report signals (``InputWaiter``).
+    /// is how the executable's handlers report signals (``InputWaiter``); `pasteLimit` is the
+    /// longest paste inserted, in bytes of UTF-8.
     public init(
-        programName: String, signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? = nil
+        programName: String, pasteLimit: Int, signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? = nil
     ) throws(LineEditorError) {
         let waiter = InputWaiter(signals: signals)
         self.waiter = waiter
-        keys = KeyReader(descriptor: 0)
+        keys = KeyReader(pasteLimit: pasteLimit)
         var settings = termios()
         userMode = tcgetattr(0, &settings) == 0 ? settings : nil
         guard let el = dl_el_init_stdio(programName) else {

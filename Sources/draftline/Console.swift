@@ -31,16 +31,13 @@ final class Console {
     /// The editor reading lines, on a terminal.
     private(set) weak var editor: LineEditor?
 
-    init(colour: Bool, terminal: Bool = false) {
-        self.colour = colour
-        self.terminal = terminal
-    }
-
-    /// Whether colour is wanted: standard output and error are a terminal, `NO_COLOR` is
-    /// unset or empty, and the terminal is not a dumb one (`TERM` unset, `dumb`).
-    static func wantsColour(environment: [String: String], terminal: Bool) -> Bool {
+    /// Colour is wanted when standard output and error are a terminal, `NO_COLOR` is unset
+    /// or empty, and the terminal is not a dumb one (`TERM` unset, `dumb`).
+    init(environment: [String: String], terminal: Bool) {
         let term = environment["TERM"] ?? ""
-        return terminal && (environment["NO_COLOR"] ?? "").isEmpty && !term.isEmpty && term != "dumb"
+        colour =
+            terminal && isatty(2) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && !term.isEmpty && term != "dumb"
+        self.terminal = terminal
     }
 
     /// From now on, output goes through this editor (above its line while it reads one).

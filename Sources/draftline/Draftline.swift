@@ -22,12 +22,7 @@ enum Draftline {
 
         /// What a run's results and sends come to.
         static func of(_ results: ScriptResults, sendFailed: Bool) -> Int32 {
-            if sendFailed { return notStored }
-            switch results.verdict {
-            case .held: return success
-            case .failed: return expectationFailed
-            case .notStored: return notStored
-            }
+            sendFailed || results.notStored ? notStored : results.failed ? expectationFailed : success
         }
     }
 
@@ -53,9 +48,7 @@ enum Draftline {
         }
         let clock: @Sendable () -> Date = { pinned.map(Date.init(timeIntervalSince1970:)) ?? Date() }
         let terminal = isatty(0) == 1 && isatty(1) == 1
-        let console = Console(
-            colour: Console.wantsColour(environment: environment, terminal: terminal && isatty(2) == 1),
-            terminal: terminal)
+        let console = Console(environment: environment, terminal: terminal)
         if options.tour {
             guard terminal else {
                 return refuse(Presenter().describe(.tourNeedsTerminal))
@@ -78,14 +71,10 @@ enum Draftline {
         }
         let reports: ReportFiles
         var trace: TraceFile?
-        if let tracePath = options.traceFile, options.transfer == nil {
-            do {
-                trace = try TraceFile(path: tracePath, format: options.traceFormat, dataDirectory: path)
-            } catch {
-                return refuse(error.description, keepNewlines: true)
-            }
-        }
         do throws(UsageError) {
+            if let tracePath = options.traceFile, options.transfer == nil {
+                trace = try TraceFile(path: tracePath, format: options.traceFormat, dataDirectory: path)
+            }
             if options.recordFile != nil, options.transfer == nil, !terminal {
                 throw UsageError(Presenter.describe(.recordOnPipe))
             }

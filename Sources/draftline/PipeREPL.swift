@@ -91,7 +91,9 @@ struct PipeREPL {
                     // edits the line a terminal gives back, as fixing it there does:
                     // Backspace then `ts` after `/drafs` is `/drafts`, never the draft with
                     // `ts` typed into it.
-                    if piped.unfinished == nil, PipedLine.startsWithEditingKey(text) {
+                    if piped.unfinished == nil,
+                        let first = text.unicodeScalars.first, PipedLine.editingKeyBytes.contains(first.value)
+                    {
                         _ = frontend.session.resumeLineToEnterAgain()
                     }
                     let session = frontend.session
@@ -120,7 +122,7 @@ struct PipeREPL {
                 number += 1
                 if case .text(let text, _) = line { results.notRun(text, line: number) }
             }
-            if input.leftUnread { results.leftUnread() }
+            if input.leftUnread { results.unreadAfterStop = true }
         }
         guard reports.write(results, at: frontend.session.clock()) else { return Draftline.ExitStatus.unusable }
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)

@@ -19,24 +19,14 @@ struct TerminalREPL {
 
     /// `draftline --tour`: the tour alone, without opening the user's data directory.
     static func playTour(options: Options, console: Console) -> Int32 {
-        installSignals(console)
-        do {
-            let editor = try makeEditor(options: options, completing: nil, console: console)
-            return TourPlayer(editor: editor, console: console, speed: options.tourSpeed, chapter: options.tourChapter)
-                .play() ? Draftline.ExitStatus.success : Draftline.ExitStatus.unusable
-        } catch {
-            console.write("draftline: \(error)\n", to: .error)
-            return Draftline.ExitStatus.unusable
-        }
+        guard let editor = makeEditor(options: options, completing: nil, console: console),
+            TourPlayer(editor: editor, console: console, speed: options.tourSpeed, chapter: options.tourChapter).play()
+        else { return Draftline.ExitStatus.unusable }
+        return Draftline.ExitStatus.success
     }
 
     func run() -> Int32 {
-        Self.installSignals(console)
-        let editor: LineEditor
-        do {
-            editor = try Self.makeEditor(options: options, completing: frontend, console: console)
-        } catch {
-            console.write("draftline: \(error)\n", to: .error)
+        guard let editor = Self.makeEditor(options: options, completing: frontend, console: console) else {
             return Draftline.ExitStatus.unusable
         }
         let live = Live(frontend: frontend, feed: feed, console: console, waiter: editor.waiter)
@@ -182,12 +172,6 @@ struct TerminalREPL {
         lines.filter { $0.hasPrefix("/") && !$0.hasPrefix("//") }.map { String($0.dropFirst()) }
     }
 
-    private static func installSignals(_ console: Console) {
-        if dl_signals_install() != 0 {
-            console.write(Presenter.describe(.signalsNotInstalled(code: errno)) + "\n", to: .error, style: .warning)
-        }
-    }
-
     /// Reads one edit line for `frontend`, pre-filled with what the session says the line
     /// holds, and turns how it ended into an event, with where the line's text came from.
     static func readEvent(
@@ -208,7 +192,7 @@ struct TerminalREPL {
             return (.line(input.line.text), recalled)
         case .left(let function):
             console.write("\n", to: .output)
-            guard let key = LeaveKey(functionName: function) else {
+            guard let key = LeaveKey.allCases.first(where: { $0.functionName == function }) else {
                 return (.interrupt(line), recalled)
             }
             return (.leave(key, line), recalled)
@@ -222,41 +206,51 @@ struct TerminalREPL {
         }
     }
 
-    /// An editor with draftline's key functions, `~/.editrc` read, and Tab completing
-    /// for `frontend`; the console prints through it from now on.
+    /// The signal handlers installed, then an editor with draftline's key functions,
+    /// `~/.editrc` read, and Tab completing for `frontend`; the console prints through it
+    /// from now on. `nil`, said in one line, when libedit fails.
     private static func makeEditor(
         options: Options, completing frontend: Frontend?, console: Console
-    ) throws(LineEditorError) -> LineEditor {
-        let signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? =
-            dl_interrupt_descriptor() >= 0
-            ? (dl_interrupt_descriptor(), { InputWaiter.Signals(rawValue: dl_take_signals()) }) : nil
-        let editor = try LineEditor(programName: "draftline", signals: signals)
-        console.attach(editor)
-        editor.pasteLimit = Session.maximumLineBytes
-        editor.onPasteTooLong = { [unowned console] bytes in
-            console.show([Presenter().line(for: .pasteTooLong(bytes))])
+    ) -> LineEditor? {
+        if dl_signals_install() != 0 {
+            console.write(Presenter.describe(.signalsNotInstalled(code: errno)) + "\n", to: .error, style: .warning)
         }
-        for key in LeaveKey.allCases {
-            try editor.addLeavingFunction(named: key.functionName, help: key.help)
-            try editor.bind(key.defaultKeys, to: key.functionName)
+        do throws(LineEditorError) {
+            let signals: (descriptor: Int32, take: () -> InputWaiter.Signals)? =
+                dl_interrupt_descriptor() >= 0
+                ? (dl_interrupt_descriptor(), { InputWaiter.Signals(rawValue: dl_take_signals()) }) : nil
+            let editor = try LineEditor(
+                programName: "draftline", pasteLimit: Session.maximumLineBytes, signals: signals)
+            console.attach(editor)
+            editor.onPasteTooLong = { [unowned console] bytes in
+                console.show([Presenter().line(for: .pasteTooLong(bytes))])
+            }
+            for key in LeaveKey.allCases {
+                try editor.addLeavingFunction(named: key.functionName, help: key.help)
+                try editor.bind(key.defaultKeys, to: key.functionName)
+            }
+            try editor.addFunction(
+                named: KeyLabels.draftMapFunction, help: "show the drafts, the undo stack and this line above it"
+            ) { [weak frontend, weak editor, unowned console] in
+                guard let frontend, let editor else { return }
+                let line = editor.lineState
+                console.show(
+                    frontend.lines(
+                        for: frontend.session.draftMap(line: TextDraft(text: line.text, cursor: line.cursor))))
+            }
+            try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
+            editor.completer = { [weak frontend, unowned console] before in
+                frontend?.complete(before, saying: console.show) ?? .none
+            }
+            let failedBindings = editor.sourceConfiguration()
+            if !failedBindings.isEmpty {
+                console.show([OutputLine(.warning, Presenter.describe(.keysNotBoundAgain(failedBindings)))])
+            }
+            if let mode = options.editor { try editor.setEditor(mode) }
+            return editor
+        } catch {
+            console.write("draftline: \(error)\n", to: .error)
+            return nil
         }
-        try editor.addFunction(
-            named: KeyLabels.draftMapFunction, help: "show the drafts, the undo stack and this line above it"
-        ) { [weak frontend, weak editor, unowned console] in
-            guard let frontend, let editor else { return }
-            let line = editor.lineState
-            console.show(
-                frontend.lines(for: frontend.session.draftMap(line: TextDraft(text: line.text, cursor: line.cursor))))
-        }
-        try editor.bind(KeyLabels.draftMapDefault, to: KeyLabels.draftMapFunction)
-        editor.completer = { [weak frontend, unowned console] before in
-            frontend?.complete(before, saying: console.show) ?? .none
-        }
-        let failedBindings = editor.sourceConfiguration()
-        if !failedBindings.isEmpty {
-            console.show([OutputLine(.warning, Presenter.describe(.keysNotBoundAgain(failedBindings)))])
-        }
-        if let mode = options.editor { try editor.setEditor(mode) }
-        return editor
     }
 }
