@@ -132,6 +132,8 @@ public struct Presenter {
             ]
         case .keptOverRecall(let kept, let target, let here):
             return [info(keptOverRecall(kept.text, target: target, here: here))]
+        case .oneSlashSent:
+            return [info("the // typed into the draft sent one /: type /// to send two")]
         case .setAside(let cause, let count, let files):
             return [info(setAside(cause, count: count, files: files))]
         case .expectationMet(let expectation):

@@ -86,6 +86,33 @@ struct LineOriginTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["draft four/x"])
     }
 
+    /// A new user's trial: `https:` left as the draft, `//example.com/guide` typed after it
+    /// when it came back, and Enter sent `https:/example.com/guide` without a word (SPEC
+    /// §1a: a `//` typed into a draft sends a literal `/`). The line after the message says
+    /// so, and how to send two; `///` does.
+    @Test func aSlashDroppedFromADraftIsSaid() throws {
+        let hint = "the // typed into the draft sent one /: type /// to send two"
+        let script =
+            "/open alice\nsee https:\u{18}b\n/open alice\n//example.com\nsee https:\u{18}b\n/open alice\n///example.com\n"
+        let piped = try fixture.runPiped(script)
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.output.contains("  you: see https:/example.com\n\(hint)\n"), "\(piped.output)")
+        #expect(
+            try fixture.messages(in: "alice").map(\.content) == ["see https:/example.com", "see https://example.com"])
+        let terminalFixture = try Fixture()
+        let terminal = try start(in: terminalFixture)
+        try restore(terminal, "alice", "see https:")
+        try terminal.send("//example.com\r")
+        try terminal.waitFor("you: see https:/example.com")
+        try terminal.waitFor(hint)
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("plain\r")
+        let plain = try terminal.waitForPrompt("alice> ")
+        #expect(!plain.contains(hint), "\(plain)")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try terminalFixture.messages(in: "alice").map(\.content) == ["see https:/example.com", "plain"])
+    }
+
     /// Item 1 on a pipe, the keys themselves: the failed command, then Enter (an empty
     /// line) is Enter again on the line a terminal gives back: the same attempt, the same
     /// error, nothing sent, the draft as it was; a line with text after it starts from the

@@ -63,6 +63,9 @@ public enum Report: Equatable, Sendable {
     /// command ran or failed over it), and the next edit line does not show it; `here`
     /// when the target is still on screen.
     case keptOverRecall(TextDraft, target: InputTarget, here: Bool)
+    /// A message sent from a draft with a `//` typed into it: sent with one `/` there (SPEC
+    /// §1a), which the line on screen did not show.
+    case oneSlashSent
     /// Text went on the undo stack without the user asking (`count` pieces, the first
     /// because of `because`, and the files named in `files` with them): `/undo` brings it
     /// back.
@@ -123,7 +126,7 @@ extension Report {
         case .error(let error): error.sendFailure.map(Event.sendFailed)
         case .home, .chatTitle, .messages, .profile, .attachments, .undone, .chatList, .draftMap, .help, .alreadyHere,
             .discarded, .tracing, .forgotten, .lineForgotten, .quitPending, .confirming, .notConfirmed, .keptOverRecall,
-            .setAside, .expectationMet, .waited, .peerSilenced, .warning:
+            .oneSlashSent, .setAside, .expectationMet, .waited, .peerSilenced, .warning:
             nil
         }
     }
@@ -135,7 +138,7 @@ extension Report {
         case .error(let error): error.kind == .expectationFailed
         case .home, .chatTitle, .messages, .sent, .arrived, .arrivedElsewhere, .profile, .attachments, .draft, .undone,
             .chatList, .draftMap, .help, .alreadyHere, .discarded, .tracing, .forgotten, .lineForgotten, .quitPending,
-            .confirming, .notConfirmed, .keptOverRecall, .setAside, .waited, .peerSilenced, .warning:
+            .confirming, .notConfirmed, .keptOverRecall, .oneSlashSent, .setAside, .waited, .peerSilenced, .warning:
             false
         }
     }

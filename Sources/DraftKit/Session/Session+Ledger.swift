@@ -26,7 +26,12 @@ extension Session {
         if let typed = read.typed {
             switch typed {
             case .command(let command): return runTyped(command, into: &read)
-            case .literalSlash(let message): return send(message, &read)
+            case .literalSlash(let message):
+                // (A new user's trial: `https:` restored, `//example.com` typed, and the
+                // message had one `/` there without a word.)
+                let sent = send(message, &read)
+                return sent.reports.contains { if case .sent = $0 { true } else { false } }
+                    ? sent + [.oneSlashSent] : sent
             }
         }
         // A paste into the user's text is text: the line is a message, verbatim.
