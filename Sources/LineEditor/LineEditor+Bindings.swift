@@ -187,6 +187,27 @@ extension LineEditor {
             + bindViControls(main: boundKeys(), alternate: boundKeys(alternate: true))
             + bindTerminalKeys(main: boundKeys(), alternate: boundKeys(alternate: true))
             + bindNextHistory(main: boundKeys(), alternate: boundKeys(alternate: true))
+            + bindEscapeBeforeUnboundKeys(main: boundKeys())
+    }
+
+    /// In emacs mode, Escape then a printable key that no Meta binding takes inserts that
+    /// key (`ed-insert` inserts the last key of its sequence), as if Escape were not
+    /// pressed: libedit rang the bell and dropped both, so a new user's Escape, `/drafts`
+    /// made `drafts` text, sent with the next Enter, and Escape, space ate the space. Meta
+    /// keys that are bound (`^[b`, `^[f`, the digits, `^[x` refused) keep their functions;
+    /// `[` and `O` stay the arrow keys' lead-ins. Returns what failed, as `keys (function)`.
+    private func bindEscapeBeforeUnboundKeys(main: [String: [String]]) -> [String] {
+        guard dl_el_is_vi(editLine) != 1 else { return [] }
+        // (A key listed as `ed-unassigned` was unbound on purpose: ``refusedFunctions``.)
+        let bound = Set(main.values.joined())
+        var failed: [String] = []
+        for value in UInt8(0x20)...UInt8(0x7E) where value != UInt8(ascii: "[") && value != UInt8(ascii: "O") {
+            let key = String(UnicodeScalar(value))
+            guard !bound.contains("^[" + key) else { continue }
+            let keys = "^[" + (key == "^" || key == "\\" ? "\\" + key : key)
+            if dl_el_bind(editLine, keys, "ed-insert") != 0 { failed.append("\(keys) (ed-insert)") }
+        }
+        return failed
     }
 
     /// Binds every key of `ed-next-history` (Down, `^N`, vi's `j` and `+`) to

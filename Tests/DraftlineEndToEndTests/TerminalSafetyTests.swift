@@ -262,6 +262,27 @@ struct TerminalSafetyTests {
         #expect(try fixture.messages(in: "alice").map(\.content) == ["Xhello"])
     }
 
+    /// A new user's trial, in emacs mode: Escape then `/drafts` typed into a restored draft
+    /// sent `hello drafts` (libedit took Escape `/` as an unbound Meta key and dropped both),
+    /// and Escape then a space ate the space. Escape before a key no Meta binding takes is
+    /// now nothing: the key is typed; the command runs and the draft stays.
+    @Test func escapeBeforeAnUnboundKeyTypesTheKey() throws {
+        let terminal = try fixture.startTerminal()
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("hello\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send("\u{1B} \u{1B}/drafts\r")
+        try terminal.waitFor("privateMessage_alice  \"hello\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send("\u{1B} there\u{1B}!\r")
+        try terminal.waitFor("you: hello there!")
+        try terminal.waitForPrompt("alice> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").map(\.content) == ["hello there!"])
+    }
+
     /// Keys terminals send whatever `TERM` says (the fixture's is `xterm`, as inside tmux
     /// by mistake): Home as `ESC[1~` typed `~`, Page Up `~`, F5 `15~`, Ctrl-Left `;5D`, and
     /// in vi mode they toggled case or deleted to the end. Each key does its job or
