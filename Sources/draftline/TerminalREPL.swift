@@ -92,15 +92,14 @@ struct TerminalREPL {
             results.stop(at: line)
             console.write("draftline: \(Presenter.describe(.stoppedAt(line: line)))\n", to: .error)
         }
-        // The `^X /` prompt recalls commands as it takes them, without their `/` (Up there
-        // shows `command: /drafts`, not `command: //drafts`); every other read, every line.
-        var recallsCommands = false
+        // A prompt recalls what it takes (``recalled(at:in:)``); every other read, every line.
+        var recalling: Navigator.Question?
         while !frontend.hasQuit {
             let prefill = frontend.session.prefill
             let screen = frontend.session.screenName
-            if recallsCommands != (frontend.session.question == .command) {
-                recallsCommands.toggle()
-                try? editor.setHistory(recallsCommands ? Self.commands(in: entered) : entered)
+            if recalling != frontend.session.question {
+                recalling = frontend.session.question
+                try? editor.setHistory(Self.recalled(at: recalling, in: entered))
             }
             let (event, origin) = Self.readEvent(for: frontend, with: editor, console: console)
             if let erred = unchecked, frontend.session.question == nil {
@@ -128,7 +127,7 @@ struct TerminalREPL {
                 switch effect {
                 case .remember(let line):
                     guard line.utf8.count <= Session.maximumLineBytes else { continue }
-                    for recalled in recallsCommands ? Self.commands(in: [line]) : [line] {
+                    for recalled in Self.recalled(at: recalling, in: [line]) {
                         try? editor.addHistory(recalled)
                     }
                     entered = Array((entered + [line]).suffix(lineHistory.limit))
@@ -166,10 +165,17 @@ struct TerminalREPL {
         return Draftline.ExitStatus.of(results, sendFailed: frontend.hadSendFailure)
     }
 
-    /// The commands among lines entered, as the `^X /` prompt takes them: without their
-    /// `/` (a `//` line is a message).
-    static func commands(in lines: [String]) -> [String] {
-        lines.filter { $0.hasPrefix("/") && !$0.hasPrefix("//") }.map { String($0.dropFirst()) }
+    /// The lines entered as the prompt asking `question` recalls them: at `^X /` the
+    /// commands without their `/` (Up there shows `command: /drafts`, not `//drafts`; a `//`
+    /// line is a message), at `^X o` the names `/open` took (the prompt's answers are
+    /// remembered as that `/open`: a new user's Up there had recalled chat messages);
+    /// elsewhere every line.
+    static func recalled(at question: Navigator.Question?, in lines: [String]) -> [String] {
+        switch question {
+        case .command: lines.filter { $0.hasPrefix("/") && !$0.hasPrefix("//") }.map { String($0.dropFirst()) }
+        case .chatName: lines.compactMap { $0.hasPrefix("/open ") ? String($0.dropFirst(6)) : nil }
+        case nil: lines
+        }
     }
 
     /// Reads one edit line for `frontend`, pre-filled with what the session says the line

@@ -76,6 +76,33 @@ struct HintTests {
         #expect(try fixture.messages(in: "bob").map(\.content) == ["hi", "hello there more"])
     }
 
+    /// A new user's trial: Up at `^X o` recalled chat messages, and a name answered there
+    /// was kept as a bare line, so Up in a chat brought back `carol`, which Enter sent.
+    /// The prompt recalls the names `/open` took, and its answers are kept as that `/open`.
+    @Test func upAtTheNamePromptRecallsNames() throws {
+        let terminal = try start()
+        try terminal.open("bob")
+        try terminal.send("hello there\r")
+        try terminal.waitFor("you: hello there")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{18}o")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("carol\r")
+        try terminal.waitForPrompt("carol> ")
+        try terminal.send("\u{18}o")
+        try terminal.waitForPrompt("open chat with: ")
+        try terminal.send("\u{1B}[A\u{1B}[A\r")  // carol, then bob
+        try terminal.waitFor("── chat with Bob")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\u{1B}[A\r")  // the last line entered: `/open bob`, the answer just given
+        try terminal.waitFor("already in the chat with bob")
+        try terminal.waitForPrompt("bob> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["hello there"])
+        #expect(
+            try fixture.lineHistory() == ["/open bob", "hello there", "/open carol", "/open bob", "/open bob", "/quit"])
+    }
+
     /// A pipe has no Tab: an unknown name's error there does not offer it.
     @Test func aPipeIsNotOfferedTab() throws {
         let piped = try fixture.runPiped("/open zed\n")

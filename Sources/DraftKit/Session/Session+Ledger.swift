@@ -16,7 +16,9 @@ extension Session {
         switch read.question {
         case .chatName:
             let answer = read.text
-            return Outcome(answerChatName(&read), effects: answer.isEmpty ? [] : [.remember(answer)])
+            // Remembered as the command it stands for: Up in a line recalls `/open bob`,
+            // which does what the answer did, never `bob`, which Enter would send.
+            return Outcome(answerChatName(&read), effects: answer.isEmpty ? [] : [.remember("/open " + answer)])
         case .command: return answerCommand(&read)
         case nil: break
         }
