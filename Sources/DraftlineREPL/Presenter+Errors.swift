@@ -123,9 +123,11 @@ extension Presenter {
             .joined(separator: ", ")
     }
 
-    /// Why this process does not say it runs as an identity (its presence file is held).
-    public func presenceNotAnnounced(_ identity: GlobalKey, reason: String) -> String {
-        "cannot say that \(identity) runs here (\(reason)): going on without; a demo peer may answer as \(identity)"
+    /// The warning that this process does not say it runs as an identity (its presence file
+    /// is held).
+    public static func presenceNotAnnounced(_ identity: GlobalKey, _ error: StoreError) -> OutputLine {
+        let why = "(\(describe(error))): going on without; a demo peer may answer as \(identity)"
+        return OutputLine(.warning, flat("cannot say that \(identity) runs here \(why)"))
     }
 
     /// How many messages imported without their dates are named one by one.

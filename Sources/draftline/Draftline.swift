@@ -119,13 +119,7 @@ enum Draftline {
                 ? .random : .numbered(MessageNumbering { [history = data.history] in try? history.claimRun() })
             // Who this process is, for the demo peers of every draftline on the directory.
             do throws(StoreError) { try presence.announce(options.identity) } catch {
-                console.show([
-                    OutputLine(
-                        .warning,
-                        TerminalText.visible(
-                            Presenter().presenceNotAnnounced(options.identity, reason: Presenter.describe(error)),
-                            keepNewlines: false))
-                ])
+                console.show([Presenter.presenceNotAnnounced(options.identity, error)])
             }
             let peers =
                 options.demo

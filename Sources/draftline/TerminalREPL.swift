@@ -193,20 +193,17 @@ struct TerminalREPL {
             leftRecalls: input.leftRecalls.map { TextDraft(text: $0.text, cursor: $0.cursor) },
             kind: input.source == .own ? .own : input.source == .recalled ? .recalled : .recalledAndChanged,
             pasted: input.pasted, inserted: input.inserted)
+        // A read that did not end with Enter ends its line here.
+        if input.ending != .entered { console.write("\n", to: .output) }
         switch input.ending {
         case .entered:
             return (.line(input.line.text), recalled)
         case .left(let function):
-            console.write("\n", to: .output)
-            guard let key = LeaveKey.allCases.first(where: { $0.functionName == function }) else {
-                return (.interrupt(line), recalled)
-            }
-            return (.leave(key, line), recalled)
+            let key = LeaveKey.allCases.first { $0.functionName == function }
+            return (key.map { .leave($0, line) } ?? .interrupt(line), recalled)
         case .interrupted:
-            console.write("\n", to: .output)
             return (.interrupt(line), recalled)
         case .endOfFile:
-            console.write("\n", to: .output)
             // The Ctrl-D is the very next key only when it was the read's first key.
             return (.quitRequest(afterKeys: input.keysRead > 1), recalled)
         }
