@@ -103,6 +103,27 @@ struct HintTests {
             try fixture.lineHistory() == ["/open bob", "hello there", "/open carol", "/open bob", "/open bob", "/quit"])
     }
 
+    /// A new user's trial: `hello` restored, ` /dr` typed after it, and Tab did nothing
+    /// (on an empty line it completes `/drafts`). A command typed into the draft completes
+    /// as on an empty line, its name and its arguments; the draft stays as it was.
+    @Test func tabCompletesACommandTypedIntoADraft() throws {
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("hello\u{18}b")
+        try terminal.waitForPrompt("draftline> ")
+        try terminal.open("alice")
+        try terminal.send(" /dr\t")
+        try terminal.waitFor("afts")
+        try terminal.send("\r")
+        try terminal.waitFor("privateMessage_alice  \"hello\"")
+        try terminal.waitForPrompt("alice> ")
+        try terminal.send(" /open bo\t\r")  // uncompleted, `/open bo` fails and alice's line is back
+        try terminal.waitFor("── chat with Bob")
+        try terminal.waitForPrompt("bob> ")
+        #expect(try terminal.quit() == .exited(0))
+        #expect(try fixture.messages(in: "alice").isEmpty)
+    }
+
     /// A pipe has no Tab: an unknown name's error there does not offer it.
     @Test func aPipeIsNotOfferedTab() throws {
         let piped = try fixture.runPiped("/open zed\n")

@@ -295,6 +295,14 @@ public final class Session {
                 bare, among: candidates.map { before.contains(" ") ? $0 : String($0.dropFirst()) },
                 suffix: before.contains(" ") ? "" : " ")
         }
+        // A command typed into the restored draft completes as on an empty line (a new
+        // user's trial: `hello` restored, ` /dr` Tab did nothing).
+        if navigator.question == nil, let key = screen.target?.draftKey, let draft = drafts.text(for: key)?.text,
+            !draft.hasPrefix("/"), before.hasPrefix(draft)
+        {
+            let typed = before.dropFirst(draft.count).drop { $0 == " " || $0 == "\t" }
+            if typed.hasPrefix("/") && !typed.hasPrefix("//") { return complete(String(typed), among: users) }
+        }
         let (word, candidates) = CommandCatalogue.completions(for: before, users: users, capabilities: capabilities)
         let isCommandName = before.hasPrefix("/") && !before.contains(" ")
         return .of(word, among: candidates, suffix: isCommandName ? " " : "")
