@@ -455,51 +455,36 @@ extension LineOriginTests {
     }
 
     /// A helper's attack: a paste during `/wait`, then Ctrl-C, ran the wait its whole time
-    /// (the Ctrl-C was held with the paste's end until a pause no one waited for). Now
-    /// Ctrl-C stops the wait at once, and then, as in any line, abandons what came before
-    /// it: the paste goes on the undo stack with the notice, and `/undo` brings it back.
-    @Test func ctrlCAfterAPasteDuringAWaitStopsIt() throws {
+    /// (the Ctrl-C was held with the paste's end until a pause no one waited for). A new
+    /// user's trial: `never mind`, typed (unseen) during `/wait`, then Ctrl-C: the text came
+    /// back in the line, and ` /drafts` typed next was sent with it. Now Ctrl-C stops the
+    /// wait at once and then, as in a read, abandons what came before it, pasted or typed:
+    /// onto the undo stack with the notice, and `/undo` brings it back. Alone, on an empty
+    /// line, it only stops the wait.
+    @Test(arguments: [true, false])
+    func ctrlCDuringAWaitStopsItAndAbandonsWhatCameBefore(pasted: Bool) throws {
         let terminal = try start()
         try terminal.open("bob")
         try terminal.send("/wait 1 60\r")
         try terminal.waitFor("/wait 1 60\r\n")
-        try terminal.send(Self.paste("pasted"))
+        try terminal.send(pasted ? Self.paste("never mind") : "never mind")
         try terminal.send("\u{3}")
         try terminal.waitFor("wait stopped: 0 of 1 message arrived", timeout: 20)
         try terminal.waitFor("line abandoned: /undo brings it back")
         try terminal.waitForPrompt("bob> ")
-        try terminal.send("/undo\r")
-        try terminal.waitFor("is back: \"pasted\"")
-        try terminal.waitForPrompt("bob> ")
-        try terminal.send("\r")
-        try terminal.waitFor("you: pasted")
-        #expect(try terminal.quit() == .exited(0))
-        #expect(try fixture.messages(in: "bob").map(\.content) == ["pasted"])
-    }
-
-    /// A new user's trial: `never mind`, typed (unseen) during `/wait`, then Ctrl-C: the
-    /// wait stopped and the text came back in the line, and ` /drafts` typed next was sent
-    /// with it. Ctrl-C abandons what was typed before it, as in a read: onto the undo stack.
-    @Test func ctrlCAfterKeysTypedDuringAWaitAbandonsThem() throws {
-        let terminal = try start()
-        try terminal.open("bob")
         try terminal.send("/wait 1 60\r")
-        try terminal.waitFor("/wait 1 60\r\n")
-        try terminal.send("never mind\u{3}")
-        try terminal.waitFor("wait stopped: 0 of 1 message arrived", timeout: 20)
-        try terminal.waitFor("line abandoned: /undo brings it back")
-        try terminal.waitForPrompt("bob> ")
-        try terminal.send("/drafts\r")
-        try terminal.waitFor("undo stack (1")
-        try terminal.waitForPrompt("bob> ")
-        try terminal.send("\u{3}/wait 1 60\r")  // Ctrl-C alone, on an empty line, only stops it
         try terminal.waitFor("/wait 1 60\r\n")
         try terminal.send("\u{3}")
         try terminal.waitFor("wait stopped: 0 of 1 message arrived", timeout: 20)
         let after = try terminal.waitForPrompt("bob> ")
         #expect(!after.contains("line abandoned"), "\(after)")
+        try terminal.send("/undo\r")
+        try terminal.waitFor("is back: \"never mind\"")
+        try terminal.waitForPrompt("bob> ")
+        try terminal.send("\r")
+        try terminal.waitFor("you: never mind")
         #expect(try terminal.quit() == .exited(0))
-        #expect(try fixture.messages(in: "bob").isEmpty)
+        #expect(try fixture.messages(in: "bob").map(\.content) == ["never mind"])
     }
 }
 
