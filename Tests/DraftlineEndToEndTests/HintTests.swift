@@ -108,10 +108,7 @@ struct HintTests {
     /// as on an empty line, its name and its arguments; the draft stays as it was.
     @Test func tabCompletesACommandTypedIntoADraft() throws {
         let terminal = try start()
-        try terminal.open("alice")
-        try terminal.send("hello\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try terminal.open("alice")
+        try terminal.restore("hello", in: "alice")
         try terminal.send(" /dr\t")
         try terminal.waitFor("afts")
         try terminal.send("\r")

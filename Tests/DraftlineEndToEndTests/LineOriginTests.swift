@@ -23,10 +23,7 @@ struct LineOriginTests {
 
     /// Leaves `text` as `user`'s draft and enters the chat again: the draft is restored.
     func restore(_ terminal: PseudoTerminal, _ user: String, _ text: String) throws {
-        try terminal.open(user)
-        try terminal.send(text + "\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try terminal.open(user)
+        try terminal.restore(text, in: user)
     }
 
     static let backspace = "\u{7F}"

@@ -22,10 +22,7 @@ struct TerminalPromiseTests {
     /// Leaves `user`'s chat with `text` as its draft, the cursor `back` characters from
     /// the end, and enters it again.
     func leaveDraft(_ terminal: PseudoTerminal, _ user: String, _ text: String, back: Int = 0) throws {
-        try terminal.open(user)
-        try terminal.send(text + String(repeating: "\u{2}", count: back) + "\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try terminal.open(user)
+        try terminal.restore(text, in: user, back: back)
     }
 
     /// Types each `/expect` line and waits for its "ok:" (a failed one times out, and its

@@ -269,10 +269,7 @@ struct TerminalSafetyTests {
     @Test func escapeBeforeAnUnboundKeyTypesTheKey() throws {
         let terminal = try fixture.startTerminal()
         try terminal.waitForPrompt("draftline> ")
-        try terminal.open("alice")
-        try terminal.send("hello\u{18}b")
-        try terminal.waitForPrompt("draftline> ")
-        try terminal.open("alice")
+        try terminal.restore("hello", in: "alice")
         try terminal.send("\u{1B} \u{1B}/drafts\r")
         try terminal.waitFor("privateMessage_alice  \"hello\"")
         try terminal.waitForPrompt("alice> ")

@@ -8,6 +8,15 @@ extension PseudoTerminal {
         try waitForPrompt("\(user)> ")
     }
 
+    /// Leaves `text` as `user`'s draft (typed at home, the cursor `back` characters from its
+    /// end, then `^X b`) and opens the chat again: the draft is restored in the line.
+    public func restore(_ text: String, in user: String, back: Int = 0) throws {
+        try open(user)
+        try send(text + String(repeating: "\u{2}", count: back) + "\u{18}b")
+        try waitForPrompt("draftline> ")
+        try open(user)
+    }
+
     /// Types `/quit` at an empty edit line and waits for draftline to end.
     @discardableResult
     public func quit() throws -> Termination {
