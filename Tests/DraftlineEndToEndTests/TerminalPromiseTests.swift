@@ -149,6 +149,28 @@ struct TerminalPromiseTests {
         #expect(try terminal.waitForExit() == .exited(0))
     }
 
+    /// A helper's attack: the same `/quit` recalled at `^X /` quit at once and forgot the
+    /// draft. It warns there too, and the draft is back in the line; typed, it quits.
+    @Test func aQuitRecalledAtTheCommandPromptWarnsToo() throws {
+        let first = try start()
+        try first.send("/quit\r")
+        #expect(try first.waitForExit() == .exited(0))
+        let terminal = try start()
+        try terminal.open("alice")
+        try terminal.send("precious\u{18}/")
+        try terminal.waitForPrompt("command: /")
+        try terminal.send("\u{1B}[A\u{1B}[A")  // `open alice`, then `quit`
+        try terminal.waitFor("quit")
+        try terminal.send("\r")
+        try terminal.waitFor("1 unsent draft would be forgotten: Ctrl-D again (or /quit) quits")
+        try terminal.waitForPrompt("alice> ")
+        let shown = try terminal.drafts(prompt: "alice> ")
+        #expect(shown.contains("edit line: \"precious\""), "\(shown)")
+        try terminal.send("\u{18}/quit\r")  // typed, it quits
+        try terminal.waitFor("1 draft discarded: privateMessage_alice")
+        #expect(try terminal.waitForExit() == .exited(0))
+    }
+
     @Test func aLineRecalledWithCtrlRIsSentAndTheDraftGoesOnTheUndoStack() throws {
         let terminal = try start()
         try terminal.open("alice")

@@ -98,9 +98,10 @@ extension Session {
             // Ctrl-D does (a new user's trial: Up, Up, Enter on the last run's `/quit` forgot
             // two drafts without a word); typed, or recalled again at once, it quits.
             if command.spec.name == "quit", read.kind == .recalled, !read.quitWasPending,
-                let warning = warnBeforeQuitting(&read)
+                let warning = warnBeforeQuitting()
             {
                 read.settleLine(.used)
+                read.nextLine = TextDraft(text: "")
                 return reports + Outcome([warning], effects: [.remember(text)])
             }
             let outcome = try command.run(in: self)
@@ -192,7 +193,15 @@ extension Session {
         let command = text.hasPrefix("/") ? text : "/" + text
         let before = screen
         do throws(DraftlineError) {
-            let outcome = try Command(parsing: command, capabilities: capabilities).run(in: self)
+            let parsed = try Command(parsing: command, capabilities: capabilities)
+            // A `/quit` recalled as it was warns first here too, as on the line (``runLine``).
+            if parsed.spec.name == "quit", read.kind == .recalled, !read.quitWasPending,
+                let warning = warnBeforeQuitting()
+            {
+                read.settleLine(.used)
+                return Outcome([warning] + settleHeldForPrompt(backInLine: true, &read), effects: [.remember(command)])
+            }
+            let outcome = try parsed.run(in: self)
             read.settleLine(.used)
             let stayed = screen == before && navigator.question == nil && read.nextLine == nil
             return outcome + Outcome(settleHeldForPrompt(backInLine: stayed, &read), effects: [.remember(command)])
@@ -420,17 +429,17 @@ extension Session {
             navigator.question = nil
             return Outcome(settleHeldForPrompt(backInLine: true, &read))
         }
-        guard !isQuitPending, let warning = warnBeforeQuitting(&read) else { return quit() }
+        guard !isQuitPending, let warning = warnBeforeQuitting() else { return quit() }
+        read.nextLine = TextDraft(text: "")
         return [warning]
     }
 
     /// The warning a quit gives first when drafts or undo entries would be forgotten
     /// (``isQuitPending`` then arms the next Ctrl-D); `nil` when nothing would be.
-    private func warnBeforeQuitting(_ read: inout LineRead) -> Report? {
+    private func warnBeforeQuitting() -> Report? {
         let forgotten = drafts.count - (emptiedDraftIsNone == nil ? 0 : 1)
         guard forgotten > 0 || !drafts.undoStack.isEmpty else { return nil }
         isQuitPending = true
-        read.nextLine = TextDraft(text: "")
         return .quitPending(drafts: forgotten, undo: drafts.undoStack.count)
     }
 
