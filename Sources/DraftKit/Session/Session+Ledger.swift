@@ -97,9 +97,7 @@ extension Session {
             // A `/quit` that Up brought back as it was, over drafts or undo entries, warns as
             // Ctrl-D does (a new user's trial: Up, Up, Enter on the last run's `/quit` forgot
             // two drafts without a word); typed, or recalled again at once, it quits.
-            if command.spec.name == "quit", read.kind == .recalled, !read.quitWasPending,
-                let warning = warnBeforeQuitting()
-            {
+            if let warning = warningBeforeRecalledQuit(command, read) {
                 read.settleLine(.used)
                 read.nextLine = TextDraft(text: "")
                 return reports + Outcome([warning], effects: [.remember(text)])
@@ -195,9 +193,7 @@ extension Session {
         do throws(DraftlineError) {
             let parsed = try Command(parsing: command, capabilities: capabilities)
             // A `/quit` recalled as it was warns first here too, as on the line (``runLine``).
-            if parsed.spec.name == "quit", read.kind == .recalled, !read.quitWasPending,
-                let warning = warnBeforeQuitting()
-            {
+            if let warning = warningBeforeRecalledQuit(parsed, read) {
                 read.settleLine(.used)
                 return Outcome([warning] + settleHeldForPrompt(backInLine: true, &read), effects: [.remember(command)])
             }
@@ -432,6 +428,13 @@ extension Session {
         guard !isQuitPending, let warning = warnBeforeQuitting() else { return quit() }
         read.nextLine = TextDraft(text: "")
         return [warning]
+    }
+
+    /// The warning for `command` when it is a `/quit` that a recall brought back as it was,
+    /// not the line right after a warning, with something to forget (``warnBeforeQuitting()``).
+    private func warningBeforeRecalledQuit(_ command: Command, _ read: LineRead) -> Report? {
+        guard command.spec.name == "quit", read.kind == .recalled, !read.quitWasPending else { return nil }
+        return warnBeforeQuitting()
     }
 
     /// The warning a quit gives first when drafts or undo entries would be forgotten
